@@ -1,0 +1,91 @@
+/**
+ * Minimal RIFF/WAVE codec for 16-bit PCM, the one audio format the service is known to accept.
+ * Shared by the voice widget (encode) and the emulator (decode); small enough that a dependency
+ * would cost more bytes than it saves.
+ */
+export interface PcmAudio {
+  sampleRate: number;
+  channels: number;
+  /** Interleaved samples in [-1, 1]. */
+  samples: Float32Array;
+}
+
+export class WavFormatError extends Error {
+  override name = 'WavFormatError';
+}
+
+const HEADER_BYTES = 44;
+
+export function encodeWav(samples: Float32Array, sampleRate: number, channels = 1): Uint8Array {
+  const bytes = new Uint8Array(HEADER_BYTES + samples.length * 2);
+  const view = new DataView(bytes.buffer);
+  const ascii = (offset: number, text: string) => {
+    for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
+  };
+  ascii(0, 'RIFF');
+  view.setUint32(4, bytes.length - 8, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, channels, true);
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * channels * 2, true);
+  view.setUint16(32, channels * 2, true);
+  view.setUint16(34, 16, true);
+  ascii(36, 'data');
+  view.setUint32(40, samples.length * 2, true);
+  for (let i = 0; i < samples.length; i++) {
+    const s = Math.max(-1, Math.min(1, samples[i]!));
+    view.setInt16(HEADER_BYTES + i * 2, s < 0 ? s * 0x8000 : s * 0x7fff, true);
+  }
+  return bytes;
+}
+
+export function decodeWav(bytes: Uint8Array): PcmAudio {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (offset: number) =>
+    offset + 4 <= bytes.length ? String.fromCharCode(...bytes.subarray(offset, offset + 4)) : '';
+  if (tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new WavFormatError('not a RIFF/WAVE file');
+
+  let format: { code: number; channels: number; sampleRate: number; bits: number } | undefined;
+  // Chunks may come in any order and carry extras (LIST, fact); walk them rather than assume 44 bytes.
+  for (let offset = 12; offset + 8 <= bytes.length; ) {
+    const id = tag(offset);
+    const size = view.getUint32(offset + 4, true);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      if (size < 16 || body + 16 > bytes.length) throw new WavFormatError('truncated fmt chunk');
+      format = {
+        code: view.getUint16(body, true),
+        channels: view.getUint16(body + 2, true),
+        sampleRate: view.getUint32(body + 4, true),
+        bits: view.getUint16(body + 14, true),
+      };
+    } else if (id === 'data') {
+      if (!format) throw new WavFormatError('data chunk before fmt chunk');
+      if (format.code !== 1 || format.bits !== 16) {
+        throw new WavFormatError(`unsupported encoding (format ${format.code}, ${format.bits}-bit); 16-bit PCM expected`);
+      }
+      if (format.channels < 1) throw new WavFormatError('no channels');
+      const available = Math.min(size, bytes.length - body) & ~1;
+      const samples = new Float32Array(available / 2);
+      for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(body + i * 2, true) / 0x8000;
+      return { sampleRate: format.sampleRate, channels: format.channels, samples };
+    }
+    offset = body + size + (size & 1);
+  }
+  throw new WavFormatError('no data chunk');
+}
+
+/** Averages interleaved channels into one. */
+export function toMono({ samples, channels }: PcmAudio): Float32Array {
+  if (channels === 1) return samples;
+  const mono = new Float32Array(Math.floor(samples.length / channels));
+  for (let i = 0; i < mono.length; i++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += samples[i * channels + c]!;
+    mono[i] = sum / channels;
+  }
+  return mono;
+}
