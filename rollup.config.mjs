@@ -1,5 +1,4 @@
 import typescript from '@rollup/plugin-typescript';
-import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { builtinModules } from 'node:module';
 import pkg from './package.json' with { type: 'json' };
 
@@ -13,9 +12,7 @@ const serverExternal = [
 const ts = () =>
   typescript({
     tsconfig: './tsconfig.json',
-    include: ['src/**/*.ts'],
-    exclude: ['test/**'],
-    compilerOptions: { rootDir: 'src', outDir: 'dist', declarationDir: 'dist', noEmit: false },
+    compilerOptions: { noEmit: false, declaration: true, declarationDir: 'dist', outDir: 'dist', rootDir: 'src' },
   });
 
 export default [
@@ -27,6 +24,6 @@ export default [
     },
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'internal/[name]-[hash].js' },
     external: (id) => serverExternal.some((dep) => id === dep || id.startsWith(`${dep}/`)),
-    plugins: [nodeResolve({ preferBuiltins: true }), ts()],
+    plugins: [ts()],
   },
 ];

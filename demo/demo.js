@@ -1,0 +1,30 @@
+// Live development outbox and balance. External file, so the page runs under a strict CSP.
+const list = document.getElementById('outbox');
+const empty = document.getElementById('outbox-empty');
+
+function show(message) {
+  const item = document.createElement('li');
+  item.dir = 'auto';
+  const meta = document.createElement('span');
+  meta.className = 'meta';
+  meta.textContent = `${message.channel}${message.fallback ? ' (fallback)' : ''} → ${message.to} · ${new Date(message.sentAt).toLocaleTimeString()}`;
+  const code = document.createElement('strong');
+  code.className = 'code';
+  code.textContent = message.code;
+  const text = document.createElement('p');
+  text.textContent = message.text;
+  item.append(meta, code, text);
+  list.prepend(item);
+  empty.hidden = true;
+  refreshBalance();
+}
+
+async function refreshBalance() {
+  const response = await fetch('/demo/balance');
+  if (response.ok) document.getElementById('balance').textContent = (await response.json()).balance;
+}
+
+const { messages } = await (await fetch('/__emulator/messages')).json();
+messages.reverse().forEach(show);
+new EventSource('/__emulator/messages/stream').addEventListener('message', (event) => show(JSON.parse(event.data)));
+refreshBalance();
