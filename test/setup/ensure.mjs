@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Installs what `npm start` and `npm test` need on a machine that has only Node: the npm packages
+// (npm ci), and with --browsers the Debian packages for the browser and Redis tests (apt-get, when
+// running as root), or says exactly what to install.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const want = process.argv.slice(2);
+
+// Each tool the tests run, and the Debian package that brings it.
+const SYSTEM = [
+  { path: '/usr/bin/chromium', pkg: 'chromium' },
+  { path: '/usr/bin/firefox-esr', pkg: 'firefox-esr' },
+  { path: '/usr/bin/WebKitWebDriver', pkg: 'webkit2gtk-driver' },
+  { path: '/usr/bin/xvfb-run', pkg: 'xvfb' },
+];
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } });
+  if (result.status !== 0) {
+    console.error(`\n${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}).`);
+    process.exit(1);
+  }
+}
+
+function ensureNodeModules() {
+  const marker = `${root}node_modules/.package-lock.json`;
+  const lock = `${root}package-lock.json`;
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log('Installing npm packages (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+function ensureSystemPackages() {
+  const missing = SYSTEM.filter((tool) => !existsSync(tool.path)).map((tool) => tool.pkg);
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (!isRoot || !hasApt) {
+    console.error(`The browser tests need these Debian packages: ${missing.join(' ')}
+Install them with:
+  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}
+then run npm test again.`);
+    process.exit(1);
+  }
+  console.log(`Installing ${missing.join(' ')} with apt-get…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
+}
+
+ensureNodeModules();
+if (want.includes('--browsers')) ensureSystemPackages();
