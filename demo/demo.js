@@ -4,7 +4,6 @@ const empty = document.getElementById('outbox-empty');
 
 function show(message) {
   const item = document.createElement('li');
-  item.dir = 'auto';
   const meta = document.createElement('span');
   meta.className = 'meta';
   meta.textContent = `${message.channel}${message.fallback ? ' (fallback)' : ''} → ${message.to} · ${new Date(message.sentAt).toLocaleTimeString()}`;
@@ -12,6 +11,8 @@ function show(message) {
   code.className = 'code';
   code.textContent = message.code;
   const text = document.createElement('p');
+  // Arabic templates read right to left; the metadata line stays left to right.
+  text.dir = 'auto';
   text.textContent = message.text;
   item.append(meta, code, text);
   list.prepend(item);
