@@ -11,7 +11,7 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { ssim } from 'ssim.js';
-import type { ImageType } from './media.js';
+import type { ImageInfo } from '../internal/media-sniff.js';
 
 const THUMB = 48;
 
@@ -21,7 +21,7 @@ interface Rgba {
   height: number;
 }
 
-export function decodeImage(bytes: Uint8Array, type: ImageType): Rgba {
+export function decodeImage(bytes: Uint8Array, type: ImageInfo['type']): Rgba {
   if (type === 'png') return PNG.sync.read(Buffer.from(bytes));
   return jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 20, maxMemoryUsageInMB: 256 });
 }

@@ -3,6 +3,7 @@
  * undocumented, so these are the safe envelope from DESIGN §2 (raw base64, JPEG/PNG, 16-bit PCM WAV).
  */
 import { decodeWav, toMono, WavFormatError } from '../internal/wav.js';
+import { base64Problem, sniffImage, type ImageInfo } from '../internal/media-sniff.js';
 
 export class PayloadError extends Error {
   constructor(
@@ -37,35 +38,18 @@ export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxChannels: 2,
 };
 
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
 export function decodeBase64Field(value: unknown, field: string, maxBytes: number): Buffer {
   if (typeof value !== 'string' || value.length === 0) {
     throw new PayloadError(field, `The ${field} field is required and must be a base64 string.`);
   }
-  if (value.startsWith('data:')) {
-    throw new PayloadError(field, `The ${field} field must be raw base64 without a data: prefix.`);
-  }
-  if (value.length > Math.ceil(maxBytes / 3) * 4) {
-    throw new PayloadError(field, `The ${field} field must not be larger than ${maxBytes} bytes.`);
-  }
-  if (value.length % 4 !== 0 || !BASE64.test(value)) {
-    throw new PayloadError(field, `The ${field} field is not valid base64.`);
-  }
+  const problem = base64Problem(value, maxBytes);
+  if (problem) throw new PayloadError(field, `The ${field} field ${problem}.`);
   return Buffer.from(value, 'base64');
-}
-
-export type ImageType = 'jpeg' | 'png';
-
-export interface ImageInfo {
-  type: ImageType;
-  width: number;
-  height: number;
 }
 
 /** Reads the type and size from the headers alone, so that a bomb is refused before decoding. */
 export function inspectImage(bytes: Uint8Array, field: string, limits: MediaLimits): ImageInfo {
-  const info = bytes[0] === 0x89 && bytes[1] === 0x50 ? pngInfo(bytes) : bytes[0] === 0xff && bytes[1] === 0xd8 ? jpegInfo(bytes) : undefined;
+  const info = sniffImage(bytes);
   if (!info) throw new PayloadError(field, `The ${field} field must be a JPEG or PNG image.`);
   const { width, height } = info;
   if (Math.min(width, height) < limits.minImageSide || Math.max(width, height) > limits.maxImageSide) {
@@ -75,28 +59,6 @@ export function inspectImage(bytes: Uint8Array, field: string, limits: MediaLimi
     );
   }
   return info;
-}
-
-function pngInfo(bytes: Uint8Array): ImageInfo | undefined {
-  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length < 24 || signature.some((b, i) => bytes[i] !== b)) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { type: 'png', width: view.getUint32(16), height: view.getUint32(20) };
-}
-
-function jpegInfo(bytes: Uint8Array): ImageInfo | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let offset = 2;
-  while (offset + 9 < bytes.length) {
-    if (bytes[offset] !== 0xff) return undefined;
-    const marker = bytes[offset + 1]!;
-    // SOF0..SOF15 carry the frame size, except DHT (C4), JPG (C8) and DAC (CC).
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { type: 'jpeg', height: view.getUint16(offset + 5), width: view.getUint16(offset + 7) };
-    }
-    offset += 2 + view.getUint16(offset + 2);
-  }
-  return undefined;
 }
 
 export interface CheckedAudio {

@@ -1,6 +1,6 @@
 /**
- * The stable error vocabulary shared by the service client, the host handler and the widgets
- * (DESIGN §3). Widgets branch on `code`; `message` is for people.
+ * The widget ↔ host protocol (DESIGN §3), shared by the host handler and the widgets: the stable
+ * error vocabulary and the JSON each route answers. A host in another language implements these.
  */
 export const ERROR_CODES = [
   'invalid_input',
@@ -11,7 +11,9 @@ export const ERROR_CODES = [
   'insufficient_credits',
   'no_match',
   'bad_sample',
+  'not_enrolled',
   'unauthorized',
+  'forbidden',
   'upstream_unavailable',
 ] as const;
 
@@ -20,6 +22,66 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export type OtpChannel = 'sms' | 'whatsapp' | 'email';
 export const OTP_CHANNELS: readonly OtpChannel[] = ['sms', 'whatsapp', 'email'];
 
+export type BiometricKind = 'face' | 'voice';
+export type VerificationMethod = 'otp' | BiometricKind;
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** Every failure, whatever the route: `{error: {...}}` with an HTTP status of 400 or more. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** Seconds before trying again (`rate_limited`, `too_many_attempts`); also in Retry-After. */
+    retryAfter?: number;
+    /** Wrong codes or comparisons left before the challenge locks. */
+    attemptsLeft?: number;
+    /** The request field at fault (`invalid_input`, `bad_sample`). */
+    field?: string;
+  };
+}
+
+/** GET {endpoint}/config: what the widget may know. Nothing in it is secret. */
+export interface ConfigResponse {
+  channels: OtpChannel[];
+  /** ISO 3166 alpha-2 codes phones may belong to; null means any. */
+  countries: string[] | null;
+  /** Digits in a code when the host knows it; null means 4 to 8. */
+  codeLength: number | null;
+  /** Seconds between two sends to one identifier. */
+  resendCooldown: number;
+  /** Wrong codes allowed per code sent. */
+  maxWrongCodes: number;
+  /** A channel the widget may offer when the first one fails to arrive. */
+  fallbackChannel: OtpChannel | null;
+  /** Whether the signed-in user has a reference sample of each kind; null without a user. */
+  enrolled: Record<BiometricKind, boolean> | null;
+}
+
+/** POST {endpoint}/send-otp answers 200 with this. */
+export interface SendOtpResponse {
+  sent: true;
+  method: OtpChannel;
+  /** The destination, partly masked, to show the person. */
+  to: string;
+  /** Seconds before a resend is allowed. */
+  resendAfter: number;
+  codeLength: number | null;
+}
+
+/** verify-otp, verify-by-face and verify-by-voice answer 200 with this on success. */
+export interface VerifiedResponse {
+  verified: true;
+  method: VerificationMethod;
+  /** Signed, short-lived, single-use proof for the host's server (`verifyReceipt`). */
+  receipt: string;
+  expiresAt: string;
+}
+
+/** enroll-face and enroll-voice answer 200 with this. */
+export interface EnrolledResponse {
+  enrolled: true;
+  kind: BiometricKind;
 }

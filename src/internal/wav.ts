@@ -42,13 +42,27 @@ export function encodeWav(samples: Float32Array, sampleRate: number, channels = 
   return bytes;
 }
 
-export function decodeWav(bytes: Uint8Array): PcmAudio {
+export interface WavHeader {
+  /** 1 for integer PCM. */
+  format: number;
+  channels: number;
+  sampleRate: number;
+  bitsPerSample: number;
+  /** Offset of the sample data, and its length as the header declares it. */
+  dataOffset: number;
+  dataBytes: number;
+}
+
+/**
+ * Reads the RIFF header alone, so that a caller holding only the first bytes of a large file can
+ * still learn its format and duration.
+ */
+export function readWavHeader(bytes: Uint8Array): WavHeader {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (offset: number) =>
     offset + 4 <= bytes.length ? String.fromCharCode(...bytes.subarray(offset, offset + 4)) : '';
   if (tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new WavFormatError('not a RIFF/WAVE file');
-
-  let format: { code: number; channels: number; sampleRate: number; bits: number } | undefined;
+  let format: Omit<WavHeader, 'dataOffset' | 'dataBytes'> | undefined;
   // Chunks may come in any order and carry extras (LIST, fact); walk them rather than assume 44 bytes.
   for (let offset = 12; offset + 8 <= bytes.length; ) {
     const id = tag(offset);
@@ -57,25 +71,32 @@ export function decodeWav(bytes: Uint8Array): PcmAudio {
     if (id === 'fmt ') {
       if (size < 16 || body + 16 > bytes.length) throw new WavFormatError('truncated fmt chunk');
       format = {
-        code: view.getUint16(body, true),
+        format: view.getUint16(body, true),
         channels: view.getUint16(body + 2, true),
         sampleRate: view.getUint32(body + 4, true),
-        bits: view.getUint16(body + 14, true),
+        bitsPerSample: view.getUint16(body + 14, true),
       };
     } else if (id === 'data') {
       if (!format) throw new WavFormatError('data chunk before fmt chunk');
-      if (format.code !== 1 || format.bits !== 16) {
-        throw new WavFormatError(`unsupported encoding (format ${format.code}, ${format.bits}-bit); 16-bit PCM expected`);
+      if (format.format !== 1 || format.bitsPerSample !== 16) {
+        throw new WavFormatError(`unsupported encoding (format ${format.format}, ${format.bitsPerSample}-bit); 16-bit PCM expected`);
       }
       if (format.channels < 1) throw new WavFormatError('no channels');
-      const available = Math.min(size, bytes.length - body) & ~1;
-      const samples = new Float32Array(available / 2);
-      for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(body + i * 2, true) / 0x8000;
-      return { sampleRate: format.sampleRate, channels: format.channels, samples };
+      if (format.sampleRate < 1) throw new WavFormatError('no sample rate');
+      return { ...format, dataOffset: body, dataBytes: size };
     }
     offset = body + size + (size & 1);
   }
   throw new WavFormatError('no data chunk');
+}
+
+export function decodeWav(bytes: Uint8Array): PcmAudio {
+  const header = readWavHeader(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const available = Math.min(header.dataBytes, bytes.length - header.dataOffset) & ~1;
+  const samples = new Float32Array(available / 2);
+  for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(header.dataOffset + i * 2, true) / 0x8000;
+  return { sampleRate: header.sampleRate, channels: header.channels, samples };
 }
 
 /** Averages interleaved channels into one. */

@@ -1,4 +1,9 @@
-/** Server-side entry: the service client, and (with the host handler) what a host mounts. */
+/** Server-side entry: the host handler the widgets call, receipts, stores, and the service client. */
+export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler, type VerifyHandlerOptions, type VerifiedEvent, type Limits, type Window } from './handler/index.js';
+export { verifyReceipt, ReceiptError, hashIdentifier, type ReceiptClaims, type ReceiptFailure, type VerifyReceiptOptions } from './receipts.js';
+export type { VerifyStore } from './store/store.js';
+export { MemoryStore } from './store/memory.js';
+export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export {
   createServiceClient,
   type ServiceClient,
@@ -14,6 +19,6 @@ export {
   type Comparison,
 } from './service-client.js';
 export { ServiceError, type UpstreamFault } from './service-error.js';
-export { toNodeListener, type NodeListener } from './node-adapter.js';
+export { toNodeListener, clientAddress, type NodeListener } from './node-adapter.js';
 export type { FetchHandler } from './http.js';
-export { ERROR_CODES, type ErrorCode, type OtpChannel } from '../internal/protocol.js';
+export * from '../internal/protocol.js';

@@ -6,6 +6,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FetchHandler } from './http.js';
 
+const addresses = new WeakMap<Request, string>();
+
+/** The socket address a request came from, for requests made by `toNodeListener`. */
+export function clientAddress(request: Request): string | undefined {
+  return addresses.get(request);
+}
+
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 export function toNodeListener(handler: FetchHandler): NodeListener {
@@ -15,6 +22,7 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
       if (!res.writableFinished) controller.abort();
     });
     const request = toRequest(req, controller.signal);
+    if (req.socket.remoteAddress) addresses.set(request, req.socket.remoteAddress);
     handler(request)
       .then((response) => writeResponse(response, res))
       .catch((error: unknown) => {

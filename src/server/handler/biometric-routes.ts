@@ -1,0 +1,101 @@
+/**
+ * Face and voice: the browser sends only the fresh sample. The user comes from the host's session
+ * and the reference from the host's storage, so nobody can choose whom they are compared with.
+ */
+import type { BiometricKind, EnrolledResponse } from '../../internal/protocol.js';
+import { base64Problem, base64Prefix, sniffImage, sniffWav } from '../../internal/media-sniff.js';
+import { json } from '../http.js';
+import { ServiceError } from '../service-error.js';
+import type { ServiceClient } from '../service-client.js';
+import type { RequestContext } from './context.js';
+import { fail, fromServiceError } from './errors.js';
+import { verified } from './verified.js';
+
+/** The field the sample travels in, per route: the service's own names for verification. */
+export const SAMPLE_FIELDS = {
+  verify: { face: 'query_face_image', voice: 'query_audio' },
+  enroll: { face: 'face_image', voice: 'audio' },
+} as const;
+
+/** Checks what the service would refuse, before paying for the comparison. */
+function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, value: unknown): string {
+  const { limits } = ctx.options;
+  if (typeof value !== 'string') fail('invalid_input', `Send the sample in ${field}.`, { field });
+  const problem = base64Problem(value, kind === 'face' ? limits.maxImageBytes : limits.maxAudioBytes);
+  if (problem) fail('bad_sample', `The sample ${problem}.`, { field });
+  if (kind === 'face') {
+    const image = sniffImage(base64Prefix(value));
+    if (!image) fail('bad_sample', 'The picture must be a JPEG or PNG image.', { field });
+    if (Math.min(image.width, image.height) < 64 || Math.max(image.width, image.height) > 4096) {
+      fail('bad_sample', 'The picture must be between 64 and 4096 pixels a side.', { field });
+    }
+  } else {
+    let seconds: number;
+    try {
+      seconds = sniffWav(value).seconds;
+    } catch {
+      fail('bad_sample', 'The recording must be a 16-bit PCM WAV file.', { field });
+    }
+    if (!(seconds >= 1 && seconds <= 30)) fail('bad_sample', 'The recording must last between 1 and 30 seconds.', { field });
+  }
+  return value;
+}
+
+async function countAttempt(ctx: RequestContext, kind: BiometricKind, user: string) {
+  const { biometricAttempts } = ctx.options.limits;
+  const key = `bio:${kind}:${await ctx.hash(`user:${user}`)}`;
+  const { count, ttl } = await ctx.options.store.increment(key, biometricAttempts.windowSeconds);
+  if (count > biometricAttempts.max) fail('rate_limited', 'Too many attempts. Please try again later.', { retryAfter: ttl, attemptsLeft: 0 });
+  return { key, attemptsLeft: biometricAttempts.max - count };
+}
+
+function requireHooks(ctx: RequestContext) {
+  const { getReference, saveReference } = ctx.options;
+  if (!getReference || !saveReference) fail('invalid_input', 'Face and voice verification are not enabled on this site.', { status: 404 });
+  return { getReference, saveReference };
+}
+
+export async function verifyBiometric(ctx: RequestContext, service: ServiceClient, kind: BiometricKind): Promise<Response> {
+  const { getReference } = requireHooks(ctx);
+  const field = SAMPLE_FIELDS.verify[kind];
+  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
+  const user = await ctx.requireUser();
+  const sample = checkSample(ctx, kind, field, body[field]);
+  const attempt = await countAttempt(ctx, kind, user);
+  const reference = await getReference(user, kind);
+  if (!reference) fail('not_enrolled', kind === 'face' ? 'No face is registered for this account yet.' : 'No voice is registered for this account yet.');
+
+  let match: boolean;
+  try {
+    const options = { signal: ctx.request.signal };
+    const result =
+      kind === 'face'
+        ? await service.verifyByFace({ user_id: user, registered_face_image: reference, query_face_image: sample }, options)
+        : await service.verifyByVoice({ user_id: user, registered_audio: reference, query_audio: sample }, options);
+    match = result.match;
+  } catch (error) {
+    if (error instanceof ServiceError) throw fromServiceError(error);
+    throw error;
+  }
+  if (!match) {
+    fail('no_match', kind === 'face' ? 'The face did not match.' : 'The voice did not match.', { attemptsLeft: attempt.attemptsLeft });
+  }
+  await ctx.options.store.delete(attempt.key);
+  return verified(ctx, kind, { user });
+}
+
+export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<Response> {
+  const { getReference, saveReference } = requireHooks(ctx);
+  const field = SAMPLE_FIELDS.enroll[kind];
+  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
+  const user = await ctx.requireUser();
+  const sample = checkSample(ctx, kind, field, body[field]);
+  await countAttempt(ctx, kind, user);
+  // Replacing a reference would let whoever holds the session become the account's face or voice.
+  if (!ctx.options.allowReenrollment && (await getReference(user, kind))) {
+    fail('forbidden', 'A reference is already registered for this account.');
+  }
+  await saveReference(user, kind, sample);
+  const answer: EnrolledResponse = { enrolled: true, kind };
+  return json(answer);
+}

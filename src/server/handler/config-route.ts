@@ -1,0 +1,53 @@
+/** GET config, and the balance watch that hides paid channels when credits run low. */
+import type { ConfigResponse, OtpChannel } from '../../internal/protocol.js';
+import { json } from '../http.js';
+import type { ServiceClient } from '../service-client.js';
+import type { RequestContext } from './context.js';
+import type { ResolvedOptions } from './options.js';
+
+const PAID: readonly OtpChannel[] = ['sms', 'whatsapp'];
+const BALANCE_MAX_AGE_MS = 60_000;
+
+/** Reads /balance at most once a minute per handler instance, and tells the host when it runs low. */
+export function balanceWatch(options: ResolvedOptions, service: ServiceClient) {
+  let cached: { low: boolean; at: number } | undefined;
+  let pending: Promise<boolean> | undefined;
+
+  async function refresh(): Promise<boolean> {
+    try {
+      const { balance } = await service.balance();
+      const low = balance < options.lowBalanceThreshold!;
+      if (low && !cached?.low) await options.onLowBalance?.(balance);
+      cached = { low, at: Date.now() };
+    } catch (error) {
+      // Unknown balance: keep the last answer (or offer everything) rather than fail closed.
+      options.log?.({ route: 'balance', status: 0, ms: 0, error: (error as Error)?.name ?? 'Error' });
+      cached = { low: cached?.low ?? false, at: Date.now() };
+    }
+    return cached.low;
+  }
+
+  return async function channels(): Promise<OtpChannel[]> {
+    if (options.lowBalanceThreshold === undefined) return options.allowedChannels;
+    const fresh = cached && Date.now() - cached.at < BALANCE_MAX_AGE_MS;
+    const low = fresh ? cached!.low : await (pending ??= refresh().finally(() => (pending = undefined)));
+    return low ? options.allowedChannels.filter((c) => !PAID.includes(c)) : options.allowedChannels;
+  };
+}
+
+export async function config(ctx: RequestContext, channels: () => Promise<OtpChannel[]>): Promise<Response> {
+  const { options } = ctx;
+  const user = await ctx.user();
+  const available = await channels();
+  const has = async (kind: 'face' | 'voice') => Boolean(user && (await options.getReference?.(user, kind)));
+  const body: ConfigResponse = {
+    channels: available,
+    countries: options.allowedCountries ?? null,
+    codeLength: options.codeLength,
+    resendCooldown: options.limits.resendCooldownSeconds,
+    maxWrongCodes: options.limits.maxWrongCodes,
+    fallbackChannel: options.fallbackChannel && available.includes(options.fallbackChannel) ? options.fallbackChannel : null,
+    enrolled: user ? { face: await has('face'), voice: await has('voice') } : null,
+  };
+  return json(body);
+}

@@ -1,0 +1,40 @@
+/** Phone and email checks: E.164 through libphonenumber-js, the country allow-list, mobile only for sms/whatsapp. */
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { OtpChannel } from '../../internal/protocol.js';
+import { fail } from './errors.js';
+
+const EASTERN_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
+
+/** Arabic-Indic and Persian digits to ASCII, so that a code or number typed on any keyboard works. */
+export function asciiDigits(text: string): string {
+  return text.replace(EASTERN_DIGITS, (d) => String(d.charCodeAt(0) & 0xf));
+}
+
+export function normalizePhone(value: unknown, channel: OtpChannel | null, countries: string[] | undefined): string {
+  if (typeof value !== 'string' || value.length > 32) fail('invalid_input', 'Enter a phone number.', { field: 'phone' });
+  const phone = parsePhoneNumberFromString(asciiDigits(value.trim()));
+  if (!phone?.isValid()) fail('invalid_input', 'Enter a valid international phone number, starting with +.', { field: 'phone' });
+  if (countries && !(phone.country && countries.includes(phone.country))) {
+    fail('invalid_input', 'Numbers from this country are not accepted.', { field: 'phone' });
+  }
+  const type = phone.getType();
+  if ((channel === 'sms' || channel === 'whatsapp') && type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') {
+    fail('invalid_input', 'Enter a mobile number.', { field: 'phone' });
+  }
+  return phone.number;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+export function normalizeEmail(value: unknown): string {
+  const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (email.length > 254 || !EMAIL.test(email)) fail('invalid_input', 'Enter a valid email address.', { field: 'email' });
+  return email;
+}
+
+/** The destination as shown back to the person: enough to recognise, not enough to harvest. */
+export function maskIdentifier(identifier: string): string {
+  const at = identifier.indexOf('@');
+  if (at > 0) return `${identifier[0]}${'•'.repeat(Math.max(1, at - 1))}${identifier.slice(at)}`;
+  return `${identifier.slice(0, 4)}${'•'.repeat(Math.max(0, identifier.length - 7))}${identifier.slice(-3)}`;
+}

@@ -1,0 +1,90 @@
+/** One request as the routes see it: checked origin, capped body, and who is asking. */
+import { HttpError, readCappedText } from '../http.js';
+import { clientAddress } from '../node-adapter.js';
+import { hashIdentifier } from '../receipts.js';
+import { fail } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+
+export class RequestContext {
+  #session?: Promise<string>;
+
+  constructor(
+    readonly request: Request,
+    readonly options: ResolvedOptions,
+  ) {}
+
+  /** CSRF defence: a browser always sends Origin on POST; it must be one we serve. */
+  checkOrigin(): void {
+    const { headers } = this.request;
+    const { allowedOrigins, requiredHeader } = this.options;
+    if (requiredHeader && !headers.get(requiredHeader)) fail('forbidden', `The ${requiredHeader} header is required.`);
+    const origin = headers.get('origin');
+    if (origin) {
+      const allowed = allowedOrigins ? allowedOrigins.includes(origin) : sameHost(origin, new URL(this.request.url).host);
+      if (!allowed) fail('forbidden', 'This origin may not call the verification endpoint.');
+    } else if (headers.get('sec-fetch-site') === 'cross-site') {
+      fail('forbidden', 'Cross-site requests are not accepted.');
+    }
+  }
+
+  /** The JSON body, refused before parsing when too large, and with no field beyond `allowed`. */
+  async body(allowed: readonly string[], maxBytes: number): Promise<Record<string, unknown>> {
+    if (!/^application\/json\b/i.test(this.request.headers.get('content-type') ?? '')) {
+      fail('invalid_input', 'Send the request as application/json.', { status: 415 });
+    }
+    let text: string;
+    try {
+      text = await readCappedText(this.request, maxBytes);
+    } catch (error) {
+      if (error instanceof HttpError) fail('invalid_input', error.message, { status: error.status });
+      throw error;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      fail('invalid_input', 'The request body is not valid JSON.');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('invalid_input', 'The request body must be a JSON object.');
+    // Whatever the browser adds (user_id, a reference sample, a chosen code) is refused, never passed on.
+    const extra = Object.keys(body).find((key) => !allowed.includes(key));
+    if (extra) fail('invalid_input', `The field ${extra} is not accepted here.`, { field: extra });
+    return body as Record<string, unknown>;
+  }
+
+  async user(): Promise<string | null> {
+    const user = await this.options.getUser(this.request);
+    return typeof user === 'string' && user ? user : null;
+  }
+
+  async requireUser(): Promise<string> {
+    return (await this.user()) ?? fail('unauthorized', 'Sign in to continue.');
+  }
+
+  /** A keyed hash of the session id: store keys never hold the id itself. */
+  session(): Promise<string> {
+    this.#session ??= (async () => {
+      const id = (await this.options.getSessionId?.(this.request)) ?? (await this.user());
+      if (!id) fail('unauthorized', 'Your session has expired. Reload the page to continue.');
+      return hashIdentifier(`session:${id}`, this.options.receiptSecret);
+    })();
+    return this.#session;
+  }
+
+  async clientIp(): Promise<string> {
+    const ip = this.options.getClientIp ? await this.options.getClientIp(this.request) : clientAddress(this.request);
+    return ip ?? 'unknown';
+  }
+
+  hash(value: string): Promise<string> {
+    return hashIdentifier(value, this.options.receiptSecret);
+  }
+}
+
+function sameHost(origin: string, host: string): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

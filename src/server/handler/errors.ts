@@ -1,0 +1,67 @@
+/** The one error shape every route answers (DESIGN §3), and how upstream errors map onto it. */
+import type { ErrorBody, ErrorCode } from '../../internal/protocol.js';
+import { json } from '../http.js';
+import { ServiceError } from '../service-error.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  wrong_code: 422,
+  code_expired: 422,
+  too_many_attempts: 429,
+  rate_limited: 429,
+  insufficient_credits: 402,
+  no_match: 422,
+  bad_sample: 422,
+  not_enrolled: 409,
+  unauthorized: 401,
+  forbidden: 403,
+  upstream_unavailable: 502,
+};
+
+export class HandlerError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Omit<ErrorBody['error'], 'code' | 'message'> & { status?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+export function fail(code: ErrorCode, message: string, extra?: HandlerError['extra']): never {
+  throw new HandlerError(code, message, extra);
+}
+
+export function errorResponse(error: HandlerError): Response {
+  const { status = STATUS[error.code], ...extra } = error.extra;
+  const headers: Record<string, string> = error.extra.retryAfter !== undefined ? { 'retry-after': String(error.extra.retryAfter) } : {};
+  return json({ error: { code: error.code, message: error.message, ...extra } } satisfies ErrorBody, status, headers);
+}
+
+/**
+ * The service's own errors, in the stable shape and never forwarded: its messages can name
+ * accounts, balances or internals the person should not see.
+ */
+export function fromServiceError(error: ServiceError): HandlerError {
+  switch (error.code) {
+    case 'rate_limited':
+      return new HandlerError('rate_limited', 'Too many requests. Please wait and try again.', { retryAfter: error.retryAfter ?? 60 });
+    case 'insufficient_credits':
+      return new HandlerError('insufficient_credits', 'This verification method is unavailable right now.');
+    case 'wrong_code':
+      return new HandlerError('wrong_code', 'That code is not right.');
+    case 'code_expired':
+      return new HandlerError('code_expired', 'That code has expired. Please request a new one.');
+    case 'too_many_attempts':
+      return new HandlerError('too_many_attempts', 'Too many wrong codes. Please request a new one.');
+    case 'bad_sample':
+      return new HandlerError('bad_sample', 'The sample could not be used. Please try again.');
+    case 'invalid_input':
+      return new HandlerError('invalid_input', 'The verification service refused the request.');
+    default:
+      // unauthorized (our key), 5xx, timeouts, redirects: the host's problem, not the person's.
+      return new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', {
+        status: error.fault === 'timeout' ? 504 : 502,
+      });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The host handler: the one endpoint the widgets call. It checks the caller, applies the policy of
+ * DESIGN §4, adds the API key, calls the service, and answers in the stable shape of DESIGN §3.
+ */
+import type { FetchHandler } from '../http.js';
+import { createServiceClient } from '../service-client.js';
+import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
+import type { VerifyStore } from '../store/store.js';
+import { enroll, verifyBiometric } from './biometric-routes.js';
+import { balanceWatch, config } from './config-route.js';
+import { RequestContext } from './context.js';
+import { errorResponse, HandlerError } from './errors.js';
+import { resolveOptions, type VerifyHandlerOptions } from './options.js';
+import { sendOtp, verifyOtp } from './otp-routes.js';
+
+export interface VerifyHandler extends FetchHandler {
+  /** Checks a receipt with this handler's secret and store, and uses it up. */
+  verifyReceipt(token: unknown, expect?: Omit<VerifyReceiptOptions, 'secret' | 'store'>): Promise<ReceiptClaims>;
+  readonly store: VerifyStore;
+}
+
+export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler {
+  const options = resolveOptions(input);
+  const service = createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, fetch: options.fetch });
+  const channels = balanceWatch(options, service);
+  const otp = { service, channels };
+
+  const routes: Record<string, { method: 'GET' | 'POST'; run: (ctx: RequestContext) => Promise<Response> }> = {
+    config: { method: 'GET', run: (ctx) => config(ctx, channels) },
+    'send-otp': { method: 'POST', run: (ctx) => sendOtp(ctx, otp) },
+    'verify-otp': { method: 'POST', run: (ctx) => verifyOtp(ctx, otp) },
+    'verify-by-face': { method: 'POST', run: (ctx) => verifyBiometric(ctx, service, 'face') },
+    'verify-by-voice': { method: 'POST', run: (ctx) => verifyBiometric(ctx, service, 'voice') },
+    'enroll-face': { method: 'POST', run: (ctx) => enroll(ctx, 'face') },
+    'enroll-voice': { method: 'POST', run: (ctx) => enroll(ctx, 'voice') },
+  };
+
+  async function handle(request: Request): Promise<Response> {
+    const started = performance.now();
+    const path = new URL(request.url).pathname;
+    const name = path.startsWith(options.basePath) ? path.slice(options.basePath.length).replace(/^\/+|\/+$/g, '') : '';
+    let response: Response;
+    let failure: string | undefined;
+    let code: string | undefined;
+    try {
+      const route = routes[name] ?? fail404();
+      if (request.method !== route.method) throw new HandlerError('invalid_input', `Use ${route.method} for ${name}.`, { status: 405 });
+      const ctx = new RequestContext(request, options);
+      if (route.method === 'POST') ctx.checkOrigin();
+      response = await route.run(ctx);
+    } catch (error) {
+      if (error instanceof HandlerError) {
+        code = error.code;
+        response = errorResponse(error);
+      } else {
+        // A hook or the store failed: no detail leaves the server, and never a 500 to the widget.
+        failure = (error as Error)?.name ?? 'Error';
+        code = 'upstream_unavailable';
+        response = errorResponse(new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', { status: 503 }));
+      }
+    }
+    if (request.method === 'POST' && response.status !== 405) response.headers.set('cache-control', 'no-store');
+    options.log?.({ route: name || path, status: response.status, code, ms: performance.now() - started, ...(failure ? { error: failure } : {}) });
+    return response;
+  }
+
+  return Object.assign(handle, {
+    store: options.store,
+    verifyReceipt: (token: unknown, expect: Omit<VerifyReceiptOptions, 'secret' | 'store'> = {}) =>
+      verifyReceipt(token, { ...expect, secret: options.receiptSecret, store: options.store }),
+  });
+}
+
+function fail404(): never {
+  throw new HandlerError('invalid_input', 'No such verification route.', { status: 404 });
+}
+
+export type { VerifyHandlerOptions, VerifiedEvent, Limits, Window } from './options.js';
+export { DEFAULT_LIMITS } from './options.js';
+export { SAMPLE_FIELDS } from './biometric-routes.js';

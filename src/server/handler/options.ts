@@ -1,0 +1,142 @@
+/** What a host configures, with the defaults that keep it safe when it configures little. */
+import { OTP_CHANNELS, type BiometricKind, type OtpChannel, type VerificationMethod } from '../../internal/protocol.js';
+import { assertSecret } from '../receipts.js';
+import { MemoryStore } from '../store/memory.js';
+import type { VerifyStore } from '../store/store.js';
+
+export interface Window {
+  max: number;
+  windowSeconds: number;
+}
+
+export interface Limits {
+  /** Codes sent to one phone or email. */
+  sendsPerIdentifier: Window;
+  /** Codes sent from one client address. */
+  sendsPerIp: Window;
+  /** Codes sent by one session. */
+  sendsPerSession: Window;
+  /** Seconds between two sends to one identifier; the widget shows the countdown. */
+  resendCooldownSeconds: number;
+  /** Wrong codes per code sent, counted per identifier. */
+  maxWrongCodes: number;
+  /** How long a sent code can be verified through the handler. */
+  challengeSeconds: number;
+  /** Face or voice comparisons and enrolments, per user and kind. */
+  biometricAttempts: Window;
+  /** Body caps, checked before parsing: OTP routes, and face/voice routes. */
+  maxJsonBytes: number;
+  maxMediaBodyBytes: number;
+  /** Decoded sample caps. */
+  maxImageBytes: number;
+  maxAudioBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  sendsPerIdentifier: { max: 5, windowSeconds: 3600 },
+  sendsPerIp: { max: 20, windowSeconds: 3600 },
+  sendsPerSession: { max: 10, windowSeconds: 3600 },
+  resendCooldownSeconds: 30,
+  maxWrongCodes: 5,
+  challengeSeconds: 600,
+  biometricAttempts: { max: 5, windowSeconds: 900 },
+  maxJsonBytes: 8 * 1024,
+  maxMediaBodyBytes: 4 * 1024 * 1024,
+  maxImageBytes: 2 * 1024 * 1024,
+  maxAudioBytes: 2 * 1024 * 1024,
+};
+
+export interface VerifiedEvent {
+  userId: string | null;
+  method: VerificationMethod;
+  /** The phone (E.164) or email that was verified, for OTP. */
+  identifier?: string;
+  receiptId: string;
+  request: Request;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface VerifyHandlerOptions {
+  /** The service's base URL, ending in /api/v2, and the API key. Both stay on the server. */
+  baseUrl: string;
+  apiKey: string;
+  /** The path the handler is mounted under, such as `/api/verify`. */
+  basePath?: string;
+  /** The signed-in user's id, from the host's session; null when nobody is signed in. */
+  getUser(request: Request): Awaitable<string | null>;
+  /** A stable id of the browser session, for OTP without a signed-in user; defaults to the user id. */
+  getSessionId?(request: Request): Awaitable<string | null>;
+  /** The client's address, for per-IP limits; by default the socket address from the Node adapter. */
+  getClientIp?(request: Request): Awaitable<string | null>;
+  /** The user's registered sample (raw base64), for face and voice verification. */
+  getReference?(userId: string, kind: BiometricKind): Awaitable<string | null>;
+  /** Stores an enrolment sample (raw base64) as the user's reference. */
+  saveReference?(userId: string, kind: BiometricKind, sample: string): Awaitable<void>;
+  /** Let a user who already has a reference replace it; false by default. */
+  allowReenrollment?: boolean;
+  /** Channels offered; all three by default. */
+  allowedChannels?: OtpChannel[];
+  /** ISO 3166 alpha-2 countries phones may belong to; any by default. */
+  allowedCountries?: string[];
+  /** The service template per widget language, or one id for all; `{en: 1, ar: 2}` by default. */
+  templateId?: number | Record<string, number>;
+  /** A channel the widget may offer when the first fails; email when allowed, by default. */
+  fallbackChannel?: OtpChannel | null;
+  /** An email of the user's to pass as the service's own `fallback_email`. */
+  getFallbackEmail?(userId: string | null, request: Request): Awaitable<string | null>;
+  /** Digits in a code, when the host knows the service's setting; shown to the widget. */
+  codeLength?: number | null;
+  limits?: Partial<Limits>;
+  /** At least 32 bytes, shared with the code that calls `verifyReceipt`. */
+  receiptSecret: string;
+  receiptSeconds?: number;
+  store?: VerifyStore;
+  onVerified?(event: VerifiedEvent): Awaitable<void>;
+  /** Paid channels are hidden below this balance (checked at most once a minute); off when absent. */
+  lowBalanceThreshold?: number;
+  onLowBalance?(balance: number): Awaitable<void>;
+  /** Origins allowed to call; the handler's own host by default. */
+  allowedOrigins?: string[];
+  /** A header every call must carry, such as `x-csrf-token` checked by the host's own middleware. */
+  requiredHeader?: string;
+  upstreamTimeoutMs?: number;
+  fetch?: typeof fetch;
+  /** One entry per request; never a code, key, identifier or media. */
+  log?(entry: { route: string; status: number; code?: string; ms: number; error?: string }): void;
+}
+
+export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store'> & {
+  basePath: string;
+  limits: Limits;
+  store: VerifyStore;
+  allowedChannels: OtpChannel[];
+  fallbackChannel: OtpChannel | null;
+  receiptSeconds: number;
+  codeLength: number | null;
+};
+
+export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
+  if (!options.baseUrl || !options.apiKey) throw new TypeError('baseUrl and apiKey are required');
+  if (typeof options.getUser !== 'function') throw new TypeError('getUser(request) is required');
+  assertSecret(options.receiptSecret);
+  const allowedChannels = options.allowedChannels ?? [...OTP_CHANNELS];
+  if (allowedChannels.length === 0 || allowedChannels.some((c) => !OTP_CHANNELS.includes(c))) {
+    throw new TypeError(`allowedChannels takes some of ${OTP_CHANNELS.join(', ')}`);
+  }
+  const codeLength = options.codeLength ?? null;
+  if (codeLength !== null && !(Number.isInteger(codeLength) && codeLength >= 4 && codeLength <= 8)) {
+    throw new TypeError('codeLength must be 4 to 8');
+  }
+  return {
+    ...options,
+    basePath: (options.basePath ?? '').replace(/\/+$/, ''),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    store: options.store ?? new MemoryStore(),
+    allowedChannels,
+    allowedCountries: options.allowedCountries?.map((c) => c.toUpperCase()),
+    fallbackChannel: options.fallbackChannel !== undefined ? options.fallbackChannel : allowedChannels.includes('email') ? 'email' : null,
+    receiptSeconds: options.receiptSeconds ?? 120,
+    codeLength,
+  };
+}

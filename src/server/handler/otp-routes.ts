@@ -1,0 +1,115 @@
+/** send-otp and verify-otp: the OWASP rules of DESIGN §4, in the order that costs least first. */
+import type { OtpChannel, SendOtpResponse } from '../../internal/protocol.js';
+import { OTP_CHANNELS } from '../../internal/protocol.js';
+import { json } from '../http.js';
+import { ServiceError } from '../service-error.js';
+import type { ServiceClient } from '../service-client.js';
+import { asciiDigits, maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
+import type { RequestContext } from './context.js';
+import { fail, fromServiceError } from './errors.js';
+import type { Window } from './options.js';
+import { verified } from './verified.js';
+
+export interface OtpDeps {
+  service: ServiceClient;
+  /** The channels usable now: allowed, and paid ones only while credits last. */
+  channels(): Promise<OtpChannel[]>;
+}
+
+function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
+  const { templateId = { en: 1, ar: 2 } } = ctx.options;
+  if (typeof templateId === 'number') return templateId;
+  const language = typeof lang === 'string' ? lang.toLowerCase().split('-')[0]! : 'en';
+  return templateId[language] ?? templateId.en;
+}
+
+async function withinWindow(ctx: RequestContext, key: string, window: Window, message: string): Promise<void> {
+  const { count, ttl } = await ctx.options.store.increment(key, window.windowSeconds);
+  if (count > window.max) fail('rate_limited', message, { retryAfter: ttl });
+}
+
+export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
+  const { options } = ctx;
+  const { store, limits } = options;
+  const body = await ctx.body(['method', 'phone', 'email', 'lang'], limits.maxJsonBytes);
+  const session = await ctx.session();
+  const method = body.method as OtpChannel;
+  if (!OTP_CHANNELS.includes(method) || !options.allowedChannels.includes(method)) {
+    fail('invalid_input', 'Choose one of the offered ways to receive a code.', { field: 'method' });
+  }
+  if (!(await deps.channels()).includes(method)) fail('insufficient_credits', 'This way of receiving a code is unavailable right now.');
+  const identifier = method === 'email' ? normalizeEmail(body.email) : normalizePhone(body.phone, method, options.allowedCountries);
+  const id = await ctx.hash(identifier);
+
+  const cooldown = await store.claim(`cooldown:${id}`, limits.resendCooldownSeconds);
+  if (!cooldown.claimed) fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: cooldown.ttl });
+  const busy = 'Too many codes requested. Please try again later.';
+  await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifier, busy);
+  await withinWindow(ctx, `sends:ip:${await ctx.hash(`ip:${await ctx.clientIp()}`)}`, limits.sendsPerIp, busy);
+  await withinWindow(ctx, `sends:session:${session}`, limits.sendsPerSession, busy);
+
+  const fallbackEmail = method === 'email' ? null : await options.getFallbackEmail?.(await ctx.user(), ctx.request);
+  try {
+    await deps.service.sendOtp(
+      {
+        method,
+        ...(method === 'email' ? { email: identifier } : { phone: identifier }),
+        template_id: templateFor(ctx, body.lang),
+        ...(fallbackEmail ? { fallback_email: fallbackEmail } : {}),
+      },
+      { signal: ctx.request.signal },
+    );
+  } catch (error) {
+    // The cooldown stays even after an ambiguous failure: the code may have gone out, and a
+    // second send would be charged twice.
+    if (error instanceof ServiceError) throw fromServiceError(error);
+    throw error;
+  }
+  // A new code opens a new challenge: the wrong-code count starts again.
+  await store.delete(`attempts:${id}`);
+  await store.delete(`challenge:${session}:${id}`);
+  await store.claim(`challenge:${session}:${id}`, limits.challengeSeconds, method);
+  const answer: SendOtpResponse = {
+    sent: true,
+    method,
+    to: maskIdentifier(identifier),
+    resendAfter: limits.resendCooldownSeconds,
+    codeLength: options.codeLength,
+  };
+  return json(answer);
+}
+
+export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
+  const { store, limits } = ctx.options;
+  const body = await ctx.body(['phone', 'email', 'otp'], limits.maxJsonBytes);
+  const session = await ctx.session();
+  const otp = typeof body.otp === 'string' ? asciiDigits(body.otp.trim()) : '';
+  if (!/^\d{4,8}$/.test(otp)) fail('invalid_input', 'Enter the code you received: 4 to 8 digits.', { field: 'otp' });
+  if (body.phone === undefined && body.email === undefined) fail('invalid_input', 'Say which phone or email the code went to.', { field: 'phone' });
+  const identifier = body.phone !== undefined ? normalizePhone(body.phone, null, undefined) : normalizeEmail(body.email);
+  const id = await ctx.hash(identifier);
+
+  // Only an identifier this session asked a code for can be verified; the answer is the same as
+  // for an expired code, so it tells nothing about other people's codes.
+  const challenge = `challenge:${session}:${id}`;
+  if ((await store.get(challenge)) === null) fail('code_expired', 'This code has expired. Please request a new one.');
+  // Counted before asking the service, so parallel guesses cannot slip past the cap.
+  const { count } = await store.increment(`attempts:${id}`, limits.challengeSeconds);
+  const attemptsLeft = Math.max(0, limits.maxWrongCodes - count);
+  if (count > limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
+
+  try {
+    await deps.service.verifyOtp({ ...(body.phone !== undefined ? { phone: identifier } : { email: identifier }), otp }, { signal: ctx.request.signal });
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    if (error.code === 'wrong_code') {
+      if (attemptsLeft === 0) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft });
+      fail('wrong_code', 'That code is not right.', { attemptsLeft });
+    }
+    if (error.code === 'code_expired' || error.code === 'too_many_attempts') await store.delete(challenge);
+    throw fromServiceError(error);
+  }
+  await store.delete(challenge);
+  await store.delete(`attempts:${id}`);
+  return verified(ctx, 'otp', { user: await ctx.user(), session, identifier, identifierHash: id });
+}

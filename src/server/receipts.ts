@@ -1,0 +1,124 @@
+/**
+ * Receipts: the proof of a verification that the host's own server checks (DESIGN §3). A receipt
+ * is `base64url(claims).base64url(HMAC-SHA256(claims))`, short-lived, bound to the user, the method
+ * and a keyed hash of the identifier, and usable once through the store.
+ */
+import type { VerificationMethod } from '../internal/protocol.js';
+import type { VerifyStore } from './store/store.js';
+
+export interface ReceiptClaims {
+  /** Format version. */
+  v: 1;
+  /** Unique id: what single use is tracked by. */
+  jti: string;
+  /** The host's user id, or `session:<hash>` for a verification without a signed-in user. */
+  sub: string;
+  mth: VerificationMethod;
+  /** Keyed hash of the verified phone or email (OTP only); see `hashIdentifier`. */
+  idh?: string;
+  /** Issued at and expiry, in seconds since the epoch. */
+  iat: number;
+  exp: number;
+}
+
+export type ReceiptFailure = 'malformed' | 'bad_signature' | 'expired' | 'not_yet_valid' | 'replayed' | 'wrong_user' | 'wrong_method' | 'wrong_identifier';
+
+export class ReceiptError extends Error {
+  override name = 'ReceiptError';
+  constructor(readonly reason: ReceiptFailure) {
+    super(`Receipt refused: ${reason.replace(/_/g, ' ')}`);
+  }
+}
+
+const encoder = new TextEncoder();
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+export function assertSecret(secret: unknown): asserts secret is string {
+  if (typeof secret !== 'string' || encoder.encode(secret).length < 32) {
+    throw new TypeError('receiptSecret must be a string of at least 32 bytes (for example 32 random bytes in hex)');
+  }
+}
+
+/**
+ * A keyed hash of a phone or email: stable for one secret, useless without it. Receipts and store
+ * keys carry it instead of the identifier itself.
+ */
+export async function hashIdentifier(identifier: string, secret: string): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(`identifier:${identifier}`));
+  return toBase64Url(new Uint8Array(mac).subarray(0, 16));
+}
+
+export async function signReceipt(claims: ReceiptClaims, secret: string): Promise<string> {
+  const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
+  const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(payload));
+  return `${payload}.${toBase64Url(new Uint8Array(mac))}`;
+}
+
+export interface VerifyReceiptOptions {
+  secret: string;
+  /** The store that makes a receipt single-use. Without it the receipt can be replayed. */
+  store: VerifyStore;
+  /** When given, the receipt must be for this user (the host's user id). */
+  user?: string;
+  /** When given, the receipt must be for this method. */
+  method?: VerificationMethod;
+  /** When given, the receipt must be for this phone (E.164) or email (lower case). */
+  identifier?: string;
+  /** Seconds of clock difference tolerated between servers; 5 by default. */
+  clockSkewSeconds?: number;
+  now?: () => number;
+}
+
+/** Checks a receipt and uses it up. Throws a ReceiptError saying why it is refused. */
+export async function verifyReceipt(token: unknown, options: VerifyReceiptOptions): Promise<ReceiptClaims> {
+  assertSecret(options.secret);
+  if (typeof token !== 'string' || token.length > 2048) throw new ReceiptError('malformed');
+  const [payload, signature, extra] = token.split('.');
+  if (!payload || !signature || extra !== undefined) throw new ReceiptError('malformed');
+  let mac: Uint8Array;
+  let claims: ReceiptClaims;
+  try {
+    mac = fromBase64Url(signature);
+    claims = JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));
+  } catch {
+    throw new ReceiptError('malformed');
+  }
+  const valid = await crypto.subtle.verify('HMAC', await hmacKey(options.secret), mac as Uint8Array<ArrayBuffer>, encoder.encode(payload));
+  if (!valid) throw new ReceiptError('bad_signature');
+  if (claims?.v !== 1 || typeof claims.jti !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') {
+    throw new ReceiptError('malformed');
+  }
+  const now = Math.floor((options.now ?? Date.now)() / 1000);
+  const skew = options.clockSkewSeconds ?? 5;
+  if (claims.exp + skew < now) throw new ReceiptError('expired');
+  if (claims.iat - skew > now) throw new ReceiptError('not_yet_valid');
+  if (options.user !== undefined && claims.sub !== options.user) throw new ReceiptError('wrong_user');
+  if (options.method !== undefined && claims.mth !== options.method) throw new ReceiptError('wrong_method');
+  if (options.identifier !== undefined && claims.idh !== (await hashIdentifier(options.identifier, options.secret))) {
+    throw new ReceiptError('wrong_identifier');
+  }
+  // Claimed last, so that a receipt refused for another reason is not used up.
+  const { claimed } = await options.store.claim(`receipt:${claims.jti}`, Math.max(1, claims.exp - now + skew));
+  if (!claimed) throw new ReceiptError('replayed');
+  return claims;
+}

@@ -1,0 +1,53 @@
+/**
+ * A VerifyStore on Redis through an ioredis client that the host creates and owns. Counters are
+ * one Lua script each, so increment-and-expire is atomic across handler instances.
+ */
+import type { Redis } from 'ioredis';
+import type { VerifyStore } from './store.js';
+
+// INCR, then start the window on the first increment; answers the count and the seconds left.
+const INCREMENT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+// SET NX EX, answering whether it was set and the seconds the key still lives.
+const CLAIM = `
+if redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EX', ARGV[1]) then return {1, tonumber(ARGV[1])} end
+return {0, redis.call('TTL', KEYS[1])}`;
+
+export interface RedisStoreOptions {
+  /** Prefix of every key, so one Redis can serve several applications. */
+  prefix?: string;
+}
+
+export class RedisStore implements VerifyStore {
+  readonly #prefix: string;
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisStoreOptions = {},
+  ) {
+    this.#prefix = options.prefix ?? 'verify:';
+  }
+
+  async increment(key: string, windowSeconds: number) {
+    const [count, ttl] = (await this.redis.eval(INCREMENT, 1, this.#prefix + key, Math.ceil(windowSeconds))) as [number, number];
+    return { count, ttl: Math.max(1, ttl) };
+  }
+
+  async claim(key: string, seconds: number, value = '1') {
+    const [claimed, ttl] = (await this.redis.eval(CLAIM, 1, this.#prefix + key, Math.ceil(seconds), value)) as [number, number];
+    return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
+  }
+
+  async get(key: string) {
+    return this.redis.get(this.#prefix + key);
+  }
+
+  async delete(key: string) {
+    await this.redis.del(this.#prefix + key);
+  }
+}

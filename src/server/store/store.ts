@@ -1,0 +1,18 @@
+/**
+ * Where the host handler keeps its state: rate-limit counters, cooldowns, pending challenges and
+ * used receipts. Every operation is atomic, so several handler instances can share one store.
+ */
+export interface VerifyStore {
+  /**
+   * Adds 1 to a counter that lives `windowSeconds` from its first increment. Returns the new
+   * count and the seconds until the counter resets.
+   */
+  increment(key: string, windowSeconds: number): Promise<{ count: number; ttl: number }>;
+  /**
+   * Sets `key` for `seconds` only if it is absent. Returns whether this call set it, and the
+   * seconds the key still lives.
+   */
+  claim(key: string, seconds: number, value?: string): Promise<{ claimed: boolean; ttl: number }>;
+  get(key: string): Promise<string | null>;
+  delete(key: string): Promise<void>;
+}

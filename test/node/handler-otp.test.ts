@@ -1,0 +1,157 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeSentTo, setup } from './handler-setup.js';
+
+const PHONE = '+966501234567';
+
+describe('handler: send-otp and verify-otp', () => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  before(async () => (t = await setup({ limits: { resendCooldownSeconds: 0 } })));
+  after(() => t.close());
+
+  it('sends a code and verifies it, answering a receipt that verifyReceipt accepts once', async () => {
+    const sent = await t.call('send-otp', { method: 'sms', phone: '+966 50 123 4567' });
+    assert.equal(sent.status, 200);
+    assert.deepEqual(sent.json, { sent: true, method: 'sms', to: '+966••••••567', resendAfter: 0, codeLength: null });
+    const otp = await codeSentTo(t.emu, PHONE);
+    const ok = await t.call('verify-otp', { phone: PHONE, otp });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.json.verified, true);
+    assert.equal(ok.json.method, 'otp');
+    const claims = await t.handler.verifyReceipt(ok.json.receipt, { method: 'otp', identifier: PHONE, user: 'session:' + claimsSession(ok.json.receipt) });
+    assert.equal(claims.mth, 'otp');
+    await assert.rejects(t.handler.verifyReceipt(ok.json.receipt), { reason: 'replayed' });
+  });
+
+  it('sends by email with the Arabic template when the widget speaks Arabic', async () => {
+    const sent = await t.call('send-otp', { method: 'email', email: ' Sara@Example.com ', lang: 'ar' });
+    assert.equal(sent.json.to, 's•••@example.com');
+    assert.equal(t.emu.state.outbox.list('sara@example.com')[0]?.templateId, 2);
+  });
+
+  it('takes Arabic-Indic digits in the code', async () => {
+    await t.call('send-otp', { method: 'sms', phone: '+966501234568' });
+    const otp = await codeSentTo(t.emu, '+966501234568');
+    const arabic = [...otp].map((d) => String.fromCharCode(0x660 + Number(d))).join('');
+    assert.equal((await t.call('verify-otp', { phone: '+966501234568', otp: arabic })).status, 200);
+  });
+
+  it('refuses a wrong code with the attempts left, and the code still works after', async () => {
+    await t.call('send-otp', { method: 'whatsapp', phone: '+966501234569' });
+    const otp = await codeSentTo(t.emu, '+966501234569');
+    const wrong = await t.call('verify-otp', { phone: '+966501234569', otp: otp === '000000' ? '111111' : '000000' });
+    assert.equal(wrong.status, 422);
+    assert.deepEqual(wrong.json, { error: { code: 'wrong_code', message: 'That code is not right.', attemptsLeft: 4 } });
+    assert.equal((await t.call('verify-otp', { phone: '+966501234569', otp })).status, 200);
+  });
+
+  it('refuses verify-otp for an identifier this session did not ask a code for, without calling the service', async () => {
+    await t.call('send-otp', { method: 'sms', phone: '+966501234570' }, { session: 'someone-else' });
+    const otp = await codeSentTo(t.emu, '+966501234570');
+    const before = t.calls('verify-otp');
+    const res = await t.call('verify-otp', { phone: '+966501234570', otp }, { session: 'attacker' });
+    assert.equal(res.status, 422);
+    assert.equal(res.json.error.code, 'code_expired');
+    assert.equal(t.calls('verify-otp'), before);
+  });
+
+  it('refuses the sixth wrong code without a call to the service', async () => {
+    await t.call('send-otp', { method: 'sms', phone: '+966501234571' });
+    const otp = await codeSentTo(t.emu, '+966501234571');
+    const wrong = otp === '000000' ? '111111' : '000000';
+    const before = t.calls('verify-otp');
+    const codes = [];
+    for (let i = 0; i < 5; i++) codes.push((await t.call('verify-otp', { phone: '+966501234571', otp: wrong })).json.error);
+    assert.deepEqual(codes.map((e) => e.attemptsLeft), [4, 3, 2, 1, 0]);
+    assert.equal(codes[4].code, 'too_many_attempts');
+    assert.equal(t.calls('verify-otp'), before + 5);
+    const sixth = await t.call('verify-otp', { phone: '+966501234571', otp });
+    assert.equal(sixth.status, 429);
+    assert.equal(sixth.json.error.code, 'too_many_attempts');
+    assert.equal(t.calls('verify-otp'), before + 5, 'the sixth try never reached the service');
+  });
+
+  it('a new code resets the wrong-code count', async () => {
+    const phone = '+966501234572';
+    await t.call('send-otp', { method: 'sms', phone });
+    for (let i = 0; i < 5; i++) await t.call('verify-otp', { phone, otp: '00000000' });
+    await t.call('send-otp', { method: 'sms', phone });
+    assert.equal((await t.call('verify-otp', { phone, otp: await codeSentTo(t.emu, phone) })).status, 200);
+  });
+
+  it('answers an expired code as code_expired', async () => {
+    const phone = '+966501234573';
+    await t.call('send-otp', { method: 'sms', phone });
+    t.emu.state.clockOffsetMs += 3600_000;
+    const res = await t.call('verify-otp', { phone, otp: await codeSentTo(t.emu, phone) });
+    assert.equal(res.json.error.code, 'code_expired');
+    t.emu.state.clockOffsetMs = 0;
+  });
+
+  const invalid: [string, object, string][] = [
+    ['an unknown channel', { method: 'pigeon', phone: PHONE }, 'method'],
+    ['a number that is not valid', { method: 'sms', phone: '+96612' }, 'phone'],
+    ['a landline for sms', { method: 'sms', phone: '+966112345678' }, 'phone'],
+    ['an email without a domain', { method: 'email', email: 'sara@' }, 'email'],
+  ];
+  for (const [label, body, field] of invalid) {
+    it(`refuses ${label} with invalid_input on ${field}`, async () => {
+      const res = await t.call('send-otp', body);
+      assert.equal(res.status, 400);
+      assert.equal(res.json.error.code, 'invalid_input');
+      assert.equal(res.json.error.field, field);
+    });
+  }
+
+  it('refuses a call without a session', async () => {
+    const res = await t.call('send-otp', { method: 'email', email: 'a@example.com' }, { session: null });
+    assert.equal(res.status, 401);
+    assert.equal(res.json.error.code, 'unauthorized');
+  });
+});
+
+describe('handler: send limits and cooldown', () => {
+  it('answers 429 with Retry-After during the cooldown, then after the per-identifier cap', async () => {
+    const t = await setup({ limits: { resendCooldownSeconds: 30, sendsPerIdentifier: { max: 2, windowSeconds: 600 } } });
+    try {
+      const phone = '+966501234574';
+      assert.equal((await t.call('send-otp', { method: 'sms', phone })).status, 200);
+      const cooling = await t.call('send-otp', { method: 'sms', phone });
+      assert.equal(cooling.status, 429);
+      assert.equal(cooling.json.error.code, 'rate_limited');
+      assert.ok(Number(cooling.headers.get('retry-after')) > 0 && Number(cooling.headers.get('retry-after')) <= 30);
+      assert.equal(cooling.json.error.retryAfter, Number(cooling.headers.get('retry-after')));
+      assert.equal(t.calls('send-otp'), 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  for (const [name, limits, vary] of [
+    ['identifier', { sendsPerIdentifier: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: 'cap@example.com' }, options: { session: `s${i}`, headers: { 'x-test-ip': `10.0.0.${i}` } } })],
+    ['IP address', { sendsPerIp: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: `ip${i}@example.com` }, options: { session: `s${i}` } })],
+    ['session', { sendsPerSession: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: `se${i}@example.com` }, options: { headers: { 'x-test-ip': `10.0.0.${i}` } } })],
+  ] as const) {
+    it(`caps sends per ${name}, with Retry-After the window's remaining seconds`, async () => {
+      const t = await setup({ limits: { resendCooldownSeconds: 0, ...limits } });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 3; i++) {
+          const { body, options } = vary(i);
+          const res = await t.call('send-otp', body, options);
+          statuses.push(res.status);
+          if (res.status === 429) assert.ok(Number(res.headers.get('retry-after')) > 500);
+        }
+        assert.deepEqual(statuses, [200, 200, 429]);
+        assert.equal(t.calls('send-otp'), 2);
+      } finally {
+        await t.close();
+      }
+    });
+  }
+});
+
+/** The session hash inside a receipt's subject, to ask verifyReceipt for the right subject. */
+function claimsSession(receipt: string): string {
+  return JSON.parse(Buffer.from(receipt.split('.')[0]!, 'base64url').toString()).sub.slice('session:'.length);
+}

@@ -1,0 +1,72 @@
+/** A host handler in front of a real emulator, with a recording fetch between them. */
+import { startEmulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { createVerifyHandler, type VerifyHandlerOptions } from '../../src/server/index.js';
+import { KEY } from './helpers.js';
+
+export const SECRET = 'test-receipt-secret-0123456789abcdef';
+export const ORIGIN = 'http://app.test';
+
+export interface Upstream {
+  path: string;
+  headers: Headers;
+  body: Record<string, unknown> | undefined;
+}
+
+export interface CallOptions {
+  session?: string | null;
+  user?: string;
+  origin?: string | null;
+  headers?: Record<string, string>;
+}
+
+export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emulator: EmulatorOptions = {}) {
+  const emu = await startEmulator({ apiKeys: [KEY], maxAttempts: 10, ...emulator });
+  const upstream: Upstream[] = [];
+  const references = new Map<string, string>();
+  const logs: Record<string, unknown>[] = [];
+  const handler = createVerifyHandler({
+    baseUrl: emu.baseUrl,
+    apiKey: KEY,
+    basePath: '/verify',
+    receiptSecret: SECRET,
+    getUser: (request) => request.headers.get('x-test-user'),
+    getSessionId: (request) => request.headers.get('x-test-session'),
+    getClientIp: (request) => request.headers.get('x-test-ip') ?? '127.0.0.1',
+    getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
+    saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
+    fetch: (async (url: string, init: RequestInit) => {
+      upstream.push({ path: new URL(url).pathname, headers: new Headers(init.headers), body: init.body ? JSON.parse(init.body as string) : undefined });
+      return fetch(url, init);
+    }) as typeof fetch,
+    log: (entry) => logs.push(entry),
+    ...overrides,
+  });
+
+  function request(route: string, body?: unknown, options: CallOptions = {}): Request {
+    const { session = 's1', user, origin = ORIGIN, headers = {} } = options;
+    const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
+    if (origin) all.origin = origin;
+    if (session) all['x-test-session'] = session;
+    if (user) all['x-test-user'] = user;
+    return new Request(`${ORIGIN}/verify/${route}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: all,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  }
+
+  async function call(route: string, body?: unknown, options?: CallOptions) {
+    const response = await handler(request(route, body, options));
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
+  }
+
+  const calls = (path: string) => upstream.filter((u) => u.path === `/api/v2/${path}`).length;
+  return { emu, handler, upstream, references, logs, request, call, calls, close: () => emu.close() };
+}
+
+export async function codeSentTo(emu: { state: { outbox: { list(to: string): { code: string }[] } } }, to: string): Promise<string> {
+  const message = emu.state.outbox.list(to)[0];
+  if (!message) throw new Error(`no message to ${to}`);
+  return message.code;
+}

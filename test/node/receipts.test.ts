@@ -1,0 +1,54 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore, hashIdentifier, verifyReceipt } from '../../src/server/index.js';
+import { signReceipt, type ReceiptClaims } from '../../src/server/receipts.js';
+
+const SECRET = 'receipt-test-secret-0123456789abcdefgh';
+const now = Math.floor(Date.now() / 1000);
+const claims = (over: Partial<ReceiptClaims> = {}): ReceiptClaims => ({ v: 1, jti: crypto.randomUUID(), sub: 'alice', mth: 'face', iat: now, exp: now + 120, ...over });
+
+describe('receipts', () => {
+  it('accepts a good receipt once, then refuses the replay', async () => {
+    const store = new MemoryStore();
+    const token = await signReceipt(claims(), SECRET);
+    assert.equal((await verifyReceipt(token, { secret: SECRET, store })).sub, 'alice');
+    await assert.rejects(verifyReceipt(token, { secret: SECRET, store }), { name: 'ReceiptError', reason: 'replayed' });
+  });
+
+  it('refuses an expired receipt', async () => {
+    const token = await signReceipt(claims({ iat: now - 600, exp: now - 300 }), SECRET);
+    await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore() }), { reason: 'expired' });
+  });
+
+  it('refuses a forged receipt: claims changed, signature kept', async () => {
+    const token = await signReceipt(claims(), SECRET);
+    const [, signature] = token.split('.');
+    const forged = `${Buffer.from(JSON.stringify(claims({ sub: 'mallory' }))).toString('base64url')}.${signature}`;
+    await assert.rejects(verifyReceipt(forged, { secret: SECRET, store: new MemoryStore() }), { reason: 'bad_signature' });
+  });
+
+  it('refuses a receipt signed with another secret', async () => {
+    const token = await signReceipt(claims(), 'another-secret-another-secret-0123456789');
+    await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore() }), { reason: 'bad_signature' });
+  });
+
+  it('refuses garbage', async () => {
+    for (const token of ['', 'abc', 'a.b.c', '.', 42, null, 'x'.repeat(5000), '!!!.???']) {
+      await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore() }), { name: 'ReceiptError' });
+    }
+  });
+
+  it('is bound to user, method and identifier when asked', async () => {
+    const store = new MemoryStore();
+    const otp = await signReceipt(claims({ mth: 'otp', idh: await hashIdentifier('+966501234567', SECRET) }), SECRET);
+    await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, user: 'bob' }), { reason: 'wrong_user' });
+    await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, method: 'voice' }), { reason: 'wrong_method' });
+    await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, identifier: '+966509999999' }), { reason: 'wrong_identifier' });
+    // A refusal does not use the receipt up.
+    assert.equal((await verifyReceipt(otp, { secret: SECRET, store, user: 'alice', method: 'otp', identifier: '+966501234567' })).mth, 'otp');
+  });
+
+  it('refuses a short secret', async () => {
+    await assert.rejects(verifyReceipt('a.b', { secret: 'short', store: new MemoryStore() }), TypeError);
+  });
+});
