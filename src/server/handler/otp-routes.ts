@@ -41,7 +41,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const identifier = method === 'email' ? normalizeEmail(body.email) : normalizePhone(body.phone, method, options.allowedCountries);
   const id = await ctx.hash(identifier);
 
-  const cooldown = await store.claim(`cooldown:${id}`, limits.resendCooldownSeconds);
+  const cooldown = limits.resendCooldownSeconds > 0 ? await store.claim(`cooldown:${id}`, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 };
   if (!cooldown.claimed) fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: cooldown.ttl });
   const busy = 'Too many codes requested. Please try again later.';
   await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifier, busy);

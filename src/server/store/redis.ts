@@ -23,6 +23,7 @@ export interface RedisStoreOptions {
   prefix?: string;
 }
 
+/** Redis expiries are whole seconds of at least one, so shorter windows are rounded up. */
 export class RedisStore implements VerifyStore {
   readonly #prefix: string;
 
@@ -34,12 +35,12 @@ export class RedisStore implements VerifyStore {
   }
 
   async increment(key: string, windowSeconds: number) {
-    const [count, ttl] = (await this.redis.eval(INCREMENT, 1, this.#prefix + key, Math.ceil(windowSeconds))) as [number, number];
+    const [count, ttl] = (await this.redis.eval(INCREMENT, 1, this.#prefix + key, Math.max(1, Math.ceil(windowSeconds)))) as [number, number];
     return { count, ttl: Math.max(1, ttl) };
   }
 
   async claim(key: string, seconds: number, value = '1') {
-    const [claimed, ttl] = (await this.redis.eval(CLAIM, 1, this.#prefix + key, Math.ceil(seconds), value)) as [number, number];
+    const [claimed, ttl] = (await this.redis.eval(CLAIM, 1, this.#prefix + key, Math.max(1, Math.ceil(seconds)), value)) as [number, number];
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
   }
 
