@@ -25,6 +25,24 @@ async function refreshBalance() {
   if (response.ok) document.getElementById('balance').textContent = (await response.json()).balance;
 }
 
+// The demo "session": a real host takes the user from its own sign-in.
+const picker = document.getElementById('user');
+picker.value = document.cookie.match(/demo_user=(\w+)/)?.[1] ?? '';
+async function showEnrolment() {
+  const config = await (await fetch('/api/verify/config')).json();
+  const mark = (yes) => (yes ? 'registered' : 'not registered');
+  document.getElementById('enrolled').textContent = config.enrolled
+    ? `Face ${mark(config.enrolled.face)} · voice ${mark(config.enrolled.voice)}`
+    : 'Sign in to enrol a face or a voice.';
+}
+picker.addEventListener('change', async () => {
+  await fetch('/demo/user', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: picker.value || null }) });
+  showEnrolment();
+});
+// Widgets say when something changed; the enrolment line follows.
+document.addEventListener('verify-success', showEnrolment);
+showEnrolment();
+
 const { messages } = await (await fetch('/__emulator/messages')).json();
 messages.reverse().forEach(show);
 new EventSource('/__emulator/messages/stream').addEventListener('message', (event) => show(JSON.parse(event.data)));

@@ -1,14 +1,18 @@
-// The demo: the built emulator behind a small host server that serves this folder.
-// Ports come from PORT and EMULATOR_PORT (0 picks free ones).
+// The demo host: a page, the host handler mounted at /api/verify, and the emulator behind it.
+// Ports come from PORT and EMULATOR_PORT (0 picks free ones); QUIRKS=1 runs the emulator in
+// live-quirks mode.
 import { createServer } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY } from '../dist/emulator/index.js';
-import { createServiceClient } from '../dist/server/index.js';
+import { createServiceClient, createVerifyHandler, toNodeListener } from '../dist/server/index.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+/** The demo's "accounts": a real host takes the user from its own sign-in. */
+export const DEMO_USERS = ['amina', 'omar', 'sara'];
 
 const emulator = await startEmulator({
   port: Number(process.env.EMULATOR_PORT ?? 8790),
@@ -18,22 +22,81 @@ const emulator = await startEmulator({
 emulator.state.outbox.subscribe((message) => console.log(formatOutboxMessage(message)));
 const service = createServiceClient({ baseUrl: emulator.baseUrl, apiKey: DEVELOPMENT_KEY });
 
+const cookies = (req) => Object.fromEntries((req.headers.cookie ?? '').split(/;\s*/).filter(Boolean).map((c) => c.split('=').map(decodeURIComponent)));
+const cookieOf = (request, name) => (request.headers.get('cookie') ?? '').match(new RegExp(`(?:^|;\\s*)${name}=([\\w-]+)`))?.[1] ?? null;
+
+// References live in memory here; a host keeps them in its own storage.
+const references = new Map();
+const handler = createVerifyHandler({
+  baseUrl: emulator.baseUrl,
+  apiKey: DEVELOPMENT_KEY,
+  basePath: '/api/verify',
+  receiptSecret: randomBytes(32).toString('hex'),
+  getUser: (request) => {
+    const user = cookieOf(request, 'demo_user');
+    return DEMO_USERS.includes(user) ? user : null;
+  },
+  getSessionId: (request) => cookieOf(request, 'demo_sid'),
+  getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
+  saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
+  // The demo lets people enrol again to try other faces and voices; a real site should not.
+  allowReenrollment: true,
+  limits: { resendCooldownSeconds: Number(process.env.RESEND_COOLDOWN ?? 30) },
+  onVerified: ({ userId, method }) => console.log(`[host] verified ${userId ?? 'a guest'} by ${method}`),
+  log: (entry) => console.log(`[handler] ${entry.route} ${entry.status}${entry.code ? ` ${entry.code}` : ''} ${entry.ms.toFixed(1)}ms`),
+});
+const verifyListener = toNodeListener(handler);
+
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://demo');
   try {
+    if (!cookies(req).demo_sid) res.setHeader('set-cookie', `demo_sid=${randomBytes(12).toString('hex')}; Path=/; HttpOnly; SameSite=Lax`);
+    if (url.pathname.startsWith('/api/verify/')) return verifyListener(req, res);
     if (url.pathname.startsWith('/__emulator/')) return await proxy(req, res, url);
-    if (url.pathname === '/demo/balance') {
-      const { balance } = await service.balance();
-      return send(res, 200, JSON.stringify({ balance }), TYPES['.json']);
-    }
-    const path = normalize(join(root, url.pathname === '/' ? 'index.html' : url.pathname));
-    if (!path.startsWith(root)) return send(res, 403, 'Forbidden');
-    send(res, 200, await readFile(path), TYPES[extname(path)] ?? 'application/octet-stream');
+    if (url.pathname.startsWith('/demo/')) return await demoRoute(req, res, url.pathname);
+    if (url.pathname.startsWith('/dist/')) return await sendFile(res, join(root, '..', url.pathname), join(root, '..', 'dist'));
+    await sendFile(res, join(root, url.pathname === '/' ? 'index.html' : url.pathname), root);
   } catch (error) {
     if (error.code === 'ENOENT' || error.code === 'EISDIR') return send(res, 404, 'Not found');
     send(res, 502, `Demo error: ${error.message}`);
   }
 });
+
+async function sendFile(res, path, under) {
+  const file = normalize(path);
+  if (!file.startsWith(under)) return send(res, 403, 'Forbidden');
+  send(res, 200, await readFile(file), TYPES[extname(file)] ?? 'application/octet-stream');
+}
+
+async function readJson(req) {
+  let text = '';
+  for await (const chunk of req) if ((text += chunk).length > 16384) throw new Error('body too large');
+  return JSON.parse(text || '{}');
+}
+
+async function demoRoute(req, res, path) {
+  if (path === '/demo/balance') {
+    const { balance } = await service.balance();
+    return send(res, 200, JSON.stringify({ balance }), TYPES['.json']);
+  }
+  if (path === '/demo/user' && req.method === 'POST') {
+    const { user } = await readJson(req);
+    if (user !== null && !DEMO_USERS.includes(user)) return send(res, 400, 'Unknown demo user');
+    res.setHeader('set-cookie', user ? `demo_user=${user}; Path=/; HttpOnly; SameSite=Lax` : 'demo_user=; Path=/; Max-Age=0');
+    return send(res, 200, JSON.stringify({ user }), TYPES['.json']);
+  }
+  if (path === '/demo/receipt' && req.method === 'POST') {
+    // What a host's server does with the receipt a widget hands over, in a form post for example.
+    const { receipt } = await readJson(req);
+    try {
+      const claims = await handler.verifyReceipt(receipt);
+      return send(res, 200, JSON.stringify({ accepted: true, claims }), TYPES['.json']);
+    } catch (error) {
+      return send(res, 400, JSON.stringify({ accepted: false, reason: error.reason ?? 'error' }), TYPES['.json']);
+    }
+  }
+  send(res, 404, 'Not found');
+}
 
 function send(res, status, body, type = 'text/plain; charset=utf-8') {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -55,6 +118,7 @@ await new Promise((resolve) => server.listen(Number(process.env.PORT ?? 8080), '
 const { port } = server.address();
 console.log(`
 verify-widgets demo: http://127.0.0.1:${port}/
+Host handler: http://127.0.0.1:${port}/api/verify
 Emulator (service base URL): ${emulator.baseUrl}
 API key: ${DEVELOPMENT_KEY}
 Outbox: http://127.0.0.1:${port}/__emulator/messages

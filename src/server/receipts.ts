@@ -3,6 +3,7 @@
  * is `base64url(claims).base64url(HMAC-SHA256(claims))`, short-lived, bound to the user, the method
  * and a keyed hash of the identifier, and usable once through the store.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { VerificationMethod } from '../internal/protocol.js';
 import type { VerifyStore } from './store/store.js';
 
@@ -31,27 +32,11 @@ export class ReceiptError extends Error {
 }
 
 const encoder = new TextEncoder();
-const keys = new Map<string, Promise<CryptoKey>>();
 
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-    keys.set(secret, key);
-  }
-  return key;
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
+// node:crypto rather than Web Crypto: HMAC there is synchronous and about ten times faster in
+// Node, and Bun, Deno and Workers (nodejs_compat) provide it too.
+const hmac = (secret: string, data: string) => createHmac('sha256', secret).update(data).digest();
+const toBase64Url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 
 export function assertSecret(secret: unknown): asserts secret is string {
   if (typeof secret !== 'string' || encoder.encode(secret).length < 32) {
@@ -64,14 +49,12 @@ export function assertSecret(secret: unknown): asserts secret is string {
  * keys carry it instead of the identifier itself.
  */
 export async function hashIdentifier(identifier: string, secret: string): Promise<string> {
-  const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(`identifier:${identifier}`));
-  return toBase64Url(new Uint8Array(mac).subarray(0, 16));
+  return toBase64Url(hmac(secret, `identifier:${identifier}`).subarray(0, 16));
 }
 
 export async function signReceipt(claims: ReceiptClaims, secret: string): Promise<string> {
   const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
-  const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(payload));
-  return `${payload}.${toBase64Url(new Uint8Array(mac))}`;
+  return `${payload}.${toBase64Url(hmac(secret, payload))}`;
 }
 
 export interface VerifyReceiptOptions {
@@ -95,16 +78,15 @@ export async function verifyReceipt(token: unknown, options: VerifyReceiptOption
   if (typeof token !== 'string' || token.length > 2048) throw new ReceiptError('malformed');
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) throw new ReceiptError('malformed');
-  let mac: Uint8Array;
+  const given = Buffer.from(signature, 'base64url');
+  const expected = hmac(options.secret, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ReceiptError('bad_signature');
   let claims: ReceiptClaims;
   try {
-    mac = fromBase64Url(signature);
-    claims = JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw new ReceiptError('malformed');
   }
-  const valid = await crypto.subtle.verify('HMAC', await hmacKey(options.secret), mac as Uint8Array<ArrayBuffer>, encoder.encode(payload));
-  if (!valid) throw new ReceiptError('bad_signature');
   if (claims?.v !== 1 || typeof claims.jti !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') {
     throw new ReceiptError('malformed');
   }

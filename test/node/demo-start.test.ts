@@ -35,6 +35,32 @@ describe('demo server (npm start)', () => {
     assert.match(stdout, /emulator contract: 14 passed, 0 failed/);
   });
 
+  it('goes browser -> handler -> emulator, and the host accepts the receipt once', async () => {
+    const page = printed(/demo: (\S+)/);
+    const origin = new URL(page).origin;
+    const jar: string[] = [];
+    const remember = (response: Response) => jar.push(...response.headers.getSetCookie().map((c) => c.split(';')[0]!));
+    const ask = async (path: string, body?: object) => {
+      const response = await fetch(`${origin}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { cookie: jar.join('; '), origin, 'content-type': 'application/json' },
+        body: body && JSON.stringify(body),
+      });
+      remember(response);
+      return response.json();
+    };
+    remember(await fetch(page));
+    await ask('/demo/user', { user: 'sara' });
+    assert.deepEqual((await ask('/api/verify/config')).enrolled, { face: false, voice: false });
+    assert.equal((await ask('/api/verify/send-otp', { method: 'email', email: 'sara@example.com' })).sent, true);
+    const { messages } = await ask('/__emulator/messages?to=sara%40example.com');
+    const { receipt } = await ask('/api/verify/verify-otp', { email: 'sara@example.com', otp: messages[0].code });
+    const accepted = await ask('/demo/receipt', { receipt });
+    assert.equal(accepted.accepted, true);
+    assert.equal(accepted.claims.sub, 'sara');
+    assert.deepEqual(await ask('/demo/receipt', { receipt }), { accepted: false, reason: 'replayed' });
+  });
+
   it('passes outbox messages through to the page, live', async () => {
     const page = printed(/demo: (\S+)/);
     const stream = await fetch(`${page}__emulator/messages/stream`);

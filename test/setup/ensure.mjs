@@ -15,6 +15,7 @@ const SYSTEM = [
   { path: '/usr/bin/firefox-esr', pkg: 'firefox-esr' },
   { path: '/usr/bin/WebKitWebDriver', pkg: 'webkit2gtk-driver' },
   { path: '/usr/bin/xvfb-run', pkg: 'xvfb' },
+  { path: '/usr/bin/redis-server', pkg: 'redis-server' },
 ];
 
 function run(command, args) {
@@ -39,7 +40,7 @@ function ensureSystemPackages() {
   const isRoot = process.getuid?.() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (!isRoot || !hasApt) {
-    console.error(`The browser tests need these Debian packages: ${missing.join(' ')}
+    console.error(`The browser and Redis tests need these Debian packages: ${missing.join(' ')}
 Install them with:
   sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}
 then run npm test again.`);
