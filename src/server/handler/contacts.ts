@@ -1,14 +1,10 @@
 /** Phone and email checks: E.164 through libphonenumber-js, the country allow-list, mobile only for sms/whatsapp. */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { OtpChannel } from '../../internal/protocol.js';
+import { asciiDigits } from '../../internal/digits.js';
+
 import { fail } from './errors.js';
 
-const EASTERN_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
-
-/** Arabic-Indic and Persian digits to ASCII, so that a code or number typed on any keyboard works. */
-export function asciiDigits(text: string): string {
-  return text.replace(EASTERN_DIGITS, (d) => String(d.charCodeAt(0) & 0xf));
-}
 
 export function normalizePhone(value: unknown, channel: OtpChannel | null, countries: string[] | undefined): string {
   if (typeof value !== 'string' || value.length > 32) fail('invalid_input', 'Enter a phone number.', { field: 'phone' });

@@ -1,0 +1,9 @@
+import type { OtpChannel } from '../internal/protocol.js';
+
+/** A code went out; `to` is the masked destination the host handler reported. */
+export class VerifyCodeSentEvent extends Event {
+  static readonly type = 'verify-code-sent';
+  constructor(readonly detail: { readonly method: OtpChannel; readonly to: string; readonly resendAfter: number }) {
+    super(VerifyCodeSentEvent.type, { bubbles: true, composed: true });
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The steps of <otp-verify> and how events move between them. Pure: no DOM, no clock, no network,
+ * so every path can be tested on its own. The element performs the requests each step implies.
+ */
+import type { ErrorCode, OtpChannel } from '../internal/protocol.js';
+
+export interface Contact {
+  method: OtpChannel;
+  /** E.164, for sms and whatsapp. */
+  phone?: string;
+  email?: string;
+}
+
+export interface Problem {
+  code: ErrorCode;
+  attemptsLeft?: number;
+  retryAfter?: number;
+  field?: string;
+}
+
+/** What a retry from the failure step does. */
+export type Retry = 'send' | 'verify' | 'restart';
+
+export type OtpState =
+  | { step: 'contact'; contact?: Contact; problem?: Problem }
+  | { step: 'sending'; contact: Contact }
+  | { step: 'code'; contact: Contact; to: string; resendAfter: number; sentAt: number; problem?: Problem }
+  | { step: 'verifying'; contact: Contact; to: string; resendAfter: number; sentAt: number; code: string }
+  | { step: 'success'; contact: Contact; receipt: string; expiresAt: string | null }
+  | { step: 'failure'; contact?: Contact; to?: string; resendAfter?: number; sentAt?: number; code?: string; problem: Problem; retry: Retry };
+
+export type OtpStep = OtpState['step'];
+export const OTP_STEPS: readonly OtpStep[] = ['contact', 'sending', 'code', 'verifying', 'success', 'failure'];
+
+export type OtpEvent =
+  | { type: 'send'; contact: Contact }
+  | { type: 'sent'; to: string; resendAfter: number; now: number }
+  | { type: 'submit'; code: string }
+  | { type: 'verified'; receipt: string; expiresAt: string | null }
+  | { type: 'failed'; problem: Problem }
+  | { type: 'resend'; now: number }
+  | { type: 'retry' }
+  | { type: 'change' }
+  | { type: 'fallback'; method: OtpChannel };
+
+export const initialState: OtpState = { step: 'contact' };
+
+/** Seconds before a resend is allowed in this state; 0 when it is allowed now. */
+export function resendWait(state: OtpState, now: number): number {
+  if (state.step !== 'code' && state.step !== 'failure') return 0;
+  if (state.sentAt === undefined || state.resendAfter === undefined) return 0;
+  return Math.max(0, Math.ceil((state.sentAt + state.resendAfter * 1000 - now) / 1000));
+}
+
+export function transition(state: OtpState, event: OtpEvent): OtpState {
+  switch (event.type) {
+    case 'send':
+      return state.step === 'contact' ? { step: 'sending', contact: event.contact } : state;
+    case 'sent':
+      return state.step === 'sending' ? { step: 'code', contact: state.contact, to: event.to, resendAfter: event.resendAfter, sentAt: event.now } : state;
+    case 'submit':
+      return state.step === 'code' ? { ...withoutProblem(state), step: 'verifying', code: event.code } : state;
+    case 'verified':
+      return state.step === 'verifying' ? { step: 'success', contact: state.contact, receipt: event.receipt, expiresAt: event.expiresAt } : state;
+    case 'failed':
+      if (state.step === 'sending') return sendFailed(state.contact, event.problem);
+      if (state.step === 'verifying') return verifyFailed(state, event.problem);
+      return state;
+    case 'resend':
+      if ((state.step === 'code' || (state.step === 'failure' && state.retry !== 'restart')) && state.contact && resendWait(state, event.now) === 0) {
+        return { step: 'sending', contact: state.contact };
+      }
+      return state;
+    case 'retry':
+      if (state.step !== 'failure') return state;
+      if (state.retry === 'verify' && state.contact && state.code && state.to !== undefined) {
+        return { step: 'verifying', contact: state.contact, to: state.to, resendAfter: state.resendAfter ?? 0, sentAt: state.sentAt ?? 0, code: state.code };
+      }
+      if (state.retry === 'send' && state.contact) return { step: 'sending', contact: state.contact };
+      return { step: 'contact', contact: state.contact };
+    case 'change':
+      return state.step === 'code' || state.step === 'failure' ? { step: 'contact', contact: state.contact } : state;
+    case 'fallback':
+      return state.step === 'code' || state.step === 'failure' || state.step === 'contact'
+        ? { step: 'contact', contact: { ...(state.contact ?? {}), method: event.method } }
+        : state;
+  }
+}
+
+function withoutProblem<T extends { problem?: Problem }>(state: T): Omit<T, 'problem'> {
+  const { problem: _problem, ...rest } = state;
+  return rest;
+}
+
+function sendFailed(contact: Contact, problem: Problem): OtpState {
+  switch (problem.code) {
+    // What the person typed, or chose, needs changing: back to the form, everything kept.
+    case 'invalid_input':
+    case 'insufficient_credits':
+      return { step: 'contact', contact, problem };
+    case 'rate_limited':
+    case 'upstream_unavailable':
+      return { step: 'failure', contact, problem, retry: 'send' };
+    default:
+      return { step: 'failure', contact, problem, retry: 'restart' };
+  }
+}
+
+function verifyFailed(state: Extract<OtpState, { step: 'verifying' }>, problem: Problem): OtpState {
+  const { contact, to, resendAfter, sentAt, code } = state;
+  switch (problem.code) {
+    case 'wrong_code':
+      if (problem.attemptsLeft === 0) return { step: 'failure', contact, to, resendAfter, sentAt, problem: { ...problem, code: 'too_many_attempts' }, retry: 'send' };
+      return { step: 'code', contact, to, resendAfter, sentAt, problem };
+    case 'invalid_input':
+      return { step: 'code', contact, to, resendAfter, sentAt, problem };
+    case 'code_expired':
+    case 'too_many_attempts':
+      return { step: 'failure', contact, to, resendAfter, sentAt, problem, retry: 'send' };
+    // The code may still be good: try it again rather than send (and pay for) another.
+    case 'upstream_unavailable':
+    case 'rate_limited':
+      return { step: 'failure', contact, to, resendAfter, sentAt, code, problem, retry: 'verify' };
+    default:
+      return { step: 'failure', contact, to, problem, retry: 'restart' };
+  }
+}
