@@ -1,4 +1,5 @@
 import typescript from '@rollup/plugin-typescript';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { builtinModules } from 'node:module';
 import pkg from './package.json' with { type: 'json' };
 
@@ -9,10 +10,10 @@ const serverExternal = [
   ...Object.keys(pkg.dependencies),
 ];
 
-const ts = () =>
+const ts = (outDir = 'dist', declaration = true) =>
   typescript({
     tsconfig: './tsconfig.json',
-    compilerOptions: { noEmit: false, declaration: true, declarationDir: 'dist', outDir: 'dist', rootDir: 'src' },
+    compilerOptions: { noEmit: false, declaration, ...(declaration ? { declarationDir: outDir } : {}), outDir, rootDir: 'src' },
   });
 
 export default [
@@ -25,5 +26,11 @@ export default [
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'internal/[name]-[hash].js' },
     external: (id) => serverExternal.some((dep) => id === dep || id.startsWith(`${dep}/`)),
     plugins: [ts()],
+  },
+  // Widgets with Lit inside, for a page that loads one script (the demo; issue 7 makes the CDN file).
+  {
+    input: { 'otp-verify': 'src/otp-verify/define.ts' },
+    output: { dir: 'dist/cdn', format: 'es', chunkFileNames: '[name]-[hash].js' },
+    plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false)],
   },
 ];

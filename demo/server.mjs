@@ -41,6 +41,8 @@ const handler = createVerifyHandler({
   saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
   // The demo lets people enrol again to try other faces and voices; a real site should not.
   allowReenrollment: true,
+  // The emulator's codes have 6 digits (its --otp-length); a host sets what its service sends.
+  codeLength: 6,
   limits: { resendCooldownSeconds: Number(process.env.RESEND_COOLDOWN ?? 30) },
   onVerified: ({ userId, method }) => console.log(`[host] verified ${userId ?? 'a guest'} by ${method}`),
   log: (entry) => console.log(`[handler] ${entry.route} ${entry.status}${entry.code ? ` ${entry.code}` : ''} ${entry.ms.toFixed(1)}ms`),

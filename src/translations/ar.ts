@@ -24,6 +24,7 @@ export const ar: Strings = {
   resendReady: 'يمكنك الآن طلب رمز جديد.',
   changeContact: 'تغيير الرقم أو البريد',
   useFallback: 'أرسل عبر {channel} بدلًا من ذلك',
+  valueMissing: 'يرجى إكمال التحقق.',
   successHeading: 'تم التحقق',
   successText: 'شكرًا، تم التحقق من هويتك.',
   failureHeading: 'توقّف التحقق',

@@ -23,6 +23,7 @@ export const en = {
   resendReady: 'You can now ask for a new code.',
   changeContact: 'Change number or email',
   useFallback: 'Send by {channel} instead',
+  valueMissing: 'Please complete the verification.',
   successHeading: 'Verified',
   successText: 'Thank you, you’re verified.',
   failureHeading: 'Verification stopped',

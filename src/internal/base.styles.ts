@@ -1,0 +1,154 @@
+import { css } from 'lit';
+
+/** The look the three widgets share; every color and size is a --verify-* custom property. */
+export const baseStyles = css`
+  :host {
+    --verify-accent: light-dark(#4338ca, #a5b4fc);
+    --verify-accent-contrast: light-dark(#ffffff, #1e1b4b);
+    --verify-fg: light-dark(#111827, #f3f4f6);
+    --verify-bg: light-dark(#ffffff, #111827);
+    --verify-surface: light-dark(#f9fafb, #1f2937);
+    --verify-muted: light-dark(#4b5563, #9ca3af);
+    --verify-border: light-dark(#9ca3af, #6b7280);
+    --verify-error: light-dark(#b91c1c, #fca5a5);
+    --verify-success: light-dark(#047857, #6ee7b7);
+    --verify-radius: 0.5rem;
+    --verify-gap: 0.75rem;
+    --verify-font: inherit;
+    --verify-box-size: 2.75rem;
+    color-scheme: light dark;
+    display: block;
+    font-family: var(--verify-font);
+    color: var(--verify-fg);
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  .base {
+    display: grid;
+    gap: var(--verify-gap);
+    padding: calc(var(--verify-gap) * 1.5);
+    border: 1px solid var(--verify-border);
+    border-radius: calc(var(--verify-radius) * 1.5);
+    background: var(--verify-bg);
+    line-height: 1.5;
+  }
+  .heading {
+    font-size: 1.25em;
+    font-weight: 650;
+    outline: none;
+  }
+  .heading:focus-visible {
+    outline: 2px solid var(--verify-accent);
+    outline-offset: 4px;
+    border-radius: 2px;
+  }
+  p {
+    margin: 0;
+  }
+  form {
+    display: grid;
+    gap: var(--verify-gap);
+  }
+  .field {
+    display: grid;
+    gap: 0.25em;
+  }
+  label {
+    font-weight: 500;
+  }
+  input,
+  select {
+    box-sizing: border-box;
+    inline-size: 100%;
+    min-block-size: 2.75em;
+    padding: 0.5em 0.75em;
+    border: 1px solid var(--verify-border);
+    border-radius: var(--verify-radius);
+    background: var(--verify-bg);
+    color: var(--verify-fg);
+    font: inherit;
+  }
+  input:focus-visible,
+  select:focus-visible,
+  button:focus-visible {
+    outline: 2px solid var(--verify-accent);
+    outline-offset: 2px;
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--verify-error);
+  }
+  button {
+    font: inherit;
+    cursor: pointer;
+    border-radius: var(--verify-radius);
+    min-block-size: 2.75em;
+    padding: 0.5em 1.1em;
+  }
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
+  .primary {
+    border: 1px solid var(--verify-accent);
+    background: var(--verify-accent);
+    color: var(--verify-accent-contrast);
+    font-weight: 600;
+  }
+  .secondary {
+    border: 1px solid var(--verify-border);
+    background: var(--verify-surface);
+    color: var(--verify-fg);
+  }
+  .link {
+    border: 0;
+    background: none;
+    color: var(--verify-accent);
+    padding-inline: 0.25em;
+    text-decoration: underline;
+    text-underline-offset: 0.2em;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--verify-gap) / 2) var(--verify-gap);
+  }
+  .error {
+    color: var(--verify-error);
+    font-weight: 500;
+  }
+  .success .heading {
+    color: var(--verify-success);
+  }
+  .spinner {
+    inline-size: 2rem;
+    block-size: 2rem;
+    border: 3px solid color-mix(in srgb, var(--verify-accent) 25%, transparent);
+    border-top-color: var(--verify-accent);
+    border-radius: 50%;
+    animation: spin 0.8s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    *::before,
+    *::after {
+      animation-duration: 0s !important;
+      animation-iteration-count: 1 !important;
+      transition: none !important;
+    }
+  }
+  .visually-hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+`;

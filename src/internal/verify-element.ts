@@ -1,0 +1,116 @@
+/**
+ * What the three widgets share: the endpoint, strings in the page's language with per-instance
+ * overrides, the current step (a read-only property, a custom state `:state(step)`, and a
+ * `verify-step-change` event), one polite live region, focus moved to each step's heading, and
+ * form association with the receipt as the form value.
+ */
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { VerifyStepChangeEvent } from '../events/step-change.js';
+import { directionOf, languageOf, stringsFor, type Strings } from './localize.js';
+
+export abstract class VerifyElement extends LitElement {
+  static formAssociated = true;
+
+  /** Base URL of the host handler. */
+  @property() endpoint = '/api/verify';
+  /** Per-instance string overrides, over the built-in language. */
+  @property({ attribute: false }) strings: Partial<Strings> = {};
+  /** When set, the element is invalid (valueMissing) in its form until verified. */
+  @property({ type: Boolean, reflect: true }) required = false;
+  @property({ reflect: true }) name = '';
+  /** The aria-level of each step's heading. */
+  @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
+
+  @state() protected announcement = '';
+  protected readonly internals = this.attachInternals();
+  #receipt = '';
+  #renderedStep: string | null = null;
+
+  abstract get step(): string;
+
+  /** The receipt once verified, else ''. It is the form value. */
+  get value(): string {
+    return this.#receipt;
+  }
+
+  get form(): HTMLFormElement | null {
+    return this.internals.form;
+  }
+
+  protected get language(): string {
+    return languageOf(this);
+  }
+
+  protected get t(): Strings {
+    return stringsFor(this.language, this.strings);
+  }
+
+  /** Says something in the one polite live region, even if it is the same text again. */
+  protected announce(text: string): void {
+    this.announcement = '';
+    requestAnimationFrame(() => (this.announcement = text));
+  }
+
+  protected setReceipt(receipt: string): void {
+    this.#receipt = receipt;
+    this.#updateValidity();
+  }
+
+  protected heading(text: string) {
+    return html`<div part="heading" class="heading" role="heading" aria-level=${this.headingLevel} tabindex="-1">${text}</div>`;
+  }
+
+  protected liveRegion() {
+    return html`<div part="live" class="visually-hidden" role="status" aria-live="polite">${this.announcement || nothing}</div>`;
+  }
+
+  /** Where focus goes when a step appears; the heading unless a step says otherwise. */
+  protected focusTarget(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>('[part~="heading"]');
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#updateValidity();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('required')) this.#updateValidity();
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const step = this.step;
+    if (step === this.#renderedStep) return;
+    const previous = this.#renderedStep;
+    this.#renderedStep = step;
+    try {
+      if (previous) this.internals.states.delete(previous);
+      this.internals.states.add(step);
+    } catch {
+      // Older engines without CustomStateSet: the property and the event still tell the step.
+    }
+    this.dispatchEvent(new VerifyStepChangeEvent({ step, previous }));
+    // The first step does not steal focus from the page; later ones follow the person.
+    if (previous !== null) this.focusTarget()?.focus({ preventScroll: false });
+  }
+
+  formResetCallback(): void {
+    this.setReceipt('');
+  }
+
+  #updateValidity(): void {
+    this.internals.setFormValue(this.#receipt || null);
+    if (this.required && !this.#receipt) {
+      this.internals.setValidity({ valueMissing: true }, this.t.valueMissing, this.focusTarget() ?? undefined);
+    } else {
+      this.internals.setValidity({});
+    }
+  }
+
+  protected get direction(): 'ltr' | 'rtl' {
+    return directionOf(this);
+  }
+}

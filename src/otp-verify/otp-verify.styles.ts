@@ -1,0 +1,155 @@
+import { css } from 'lit';
+import { baseStyles } from '../internal/base.styles.js';
+
+export const styles = [
+  baseStyles,
+  css`
+    .channels {
+      display: flex;
+      flex-wrap: wrap;
+      gap: calc(var(--verify-gap) / 2);
+      border: 0;
+      margin: 0;
+      padding: 0;
+    }
+    .channels legend {
+      font-weight: 500;
+      margin-block-end: calc(var(--verify-gap) / 2);
+      padding: 0;
+    }
+    .channel {
+      position: relative;
+    }
+    .channel input {
+      position: absolute;
+      opacity: 0;
+      inset: 0;
+      margin: 0;
+      cursor: pointer;
+    }
+    .channel span {
+      display: inline-block;
+      padding: 0.45em 0.9em;
+      border: 1px solid var(--verify-border);
+      border-radius: 999px;
+      background: var(--verify-surface);
+    }
+    .channel input:checked + span {
+      border-color: var(--verify-accent);
+      background: color-mix(in srgb, var(--verify-accent) 12%, var(--verify-bg));
+      color: var(--verify-fg);
+      font-weight: 600;
+    }
+    .channel input:focus-visible + span {
+      outline: 2px solid var(--verify-accent);
+      outline-offset: 2px;
+    }
+    .row {
+      display: flex;
+      flex-wrap: wrap;
+      gap: var(--verify-gap);
+    }
+    .country {
+      flex: 1 1 10rem;
+      min-width: 0;
+    }
+    .grow {
+      flex: 2 1 12rem;
+    }
+    .prefixed {
+      display: flex;
+      align-items: stretch;
+    }
+    .prefix {
+      display: flex;
+      align-items: center;
+      padding-inline: 0.75em;
+      border: 1px solid var(--verify-border);
+      border-inline-end: 0;
+      border-radius: var(--verify-radius) 0 0 var(--verify-radius);
+      background: var(--verify-surface);
+      color: var(--verify-muted);
+      font-variant-numeric: tabular-nums;
+    }
+    .prefixed input {
+      border-start-start-radius: 0;
+      border-end-start-radius: 0;
+    }
+    .suggestion {
+      margin: 0;
+      color: var(--verify-muted);
+    }
+
+    /* One real input, slotted from the light DOM, lies over the boxes with its text transparent:
+       autofill, paste and the keyboard reach it, the boxes show what it holds. */
+    .code {
+      position: relative;
+      inline-size: fit-content;
+      direction: ltr;
+      cursor: text;
+    }
+    ::slotted(input) {
+      position: absolute !important;
+      inset: 0;
+      /* Wider than the boxes and clipped, so a password manager's icon falls outside the view. */
+      inline-size: calc(100% + 3rem) !important;
+      clip-path: inset(0 3rem 0 0);
+      block-size: 100%;
+      margin: 0;
+      padding: 0;
+      border: 0;
+      background: transparent;
+      color: transparent;
+      caret-color: transparent;
+      font-size: 16px;
+      letter-spacing: calc(var(--verify-box-size) - 0.5em);
+      outline: none;
+      opacity: 0.01;
+      z-index: 1;
+    }
+    .boxes {
+      display: grid;
+      grid-template-columns: repeat(var(--length), var(--verify-box-size));
+      gap: calc(var(--verify-gap) / 2);
+    }
+    .digit {
+      display: grid;
+      place-items: center;
+      block-size: calc(var(--verify-box-size) * 1.2);
+      border: 1px solid var(--verify-border);
+      border-radius: var(--verify-radius);
+      background: var(--verify-surface);
+      font-size: 1.4em;
+      font-weight: 600;
+      font-variant-numeric: tabular-nums;
+      transition: border-color 120ms, box-shadow 120ms;
+    }
+    .digit.filled {
+      border-color: color-mix(in srgb, var(--verify-accent) 45%, var(--verify-border));
+    }
+    .digit.active {
+      border-color: var(--verify-accent);
+      box-shadow: 0 0 0 3px color-mix(in srgb, var(--verify-accent) 25%, transparent);
+    }
+    .digit.active:empty::after {
+      content: '';
+      inline-size: 2px;
+      block-size: 1.2em;
+      background: var(--verify-accent);
+      animation: blink 1s step-end infinite;
+    }
+    .code.invalid .digit {
+      border-color: var(--verify-error);
+    }
+    @keyframes blink {
+      50% {
+        opacity: 0;
+      }
+    }
+    .hint {
+      margin: 0;
+      color: var(--verify-muted);
+      font-size: 0.9em;
+    }
+  `,
+];

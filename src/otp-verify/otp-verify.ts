@@ -1,0 +1,317 @@
+import { html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { VerifyCodeSentEvent } from '../events/code-sent.js';
+import { VerifyErrorEvent } from '../events/error.js';
+import { VerifyFailureEvent } from '../events/failure.js';
+import { VerifySuccessEvent } from '../events/success.js';
+import { CountdownController } from '../internal/countdown-controller.js';
+import { countryForDialed, DIAL_CODES, toE164 } from '../internal/dial-codes.js';
+import { suggestEmail } from '../internal/email-suggest.js';
+import { HostError } from '../internal/host-api.js';
+import { format, formatSeconds } from '../internal/localize.js';
+import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../internal/protocol.js';
+import { RequestController, StaleAnswer } from '../internal/request-controller.js';
+import { VerifyElement } from '../internal/verify-element.js';
+import { receiveSmsCode } from '../internal/webotp.js';
+import { CodeFieldController } from './code-field-controller.js';
+import { initialState, resendWait, transition, type Contact, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
+import { styles } from './otp-verify.styles.js';
+import { renderStep, type OtpView } from './otp-verify.templates.js';
+
+const FAILURES = new Set(['wrong_code', 'code_expired', 'too_many_attempts']);
+
+/**
+ * Verifies a person by a one-time code sent by SMS, WhatsApp or email, through the host handler.
+ *
+ * @summary One-time code verification: contact entry, channel choice, code entry, resend, fallback.
+ *
+ * @fires verify-step-change - The step changed: `{step, previous}`.
+ * @fires verify-code-sent - A code went out: `{method, to, resendAfter}`.
+ * @fires verify-success - Verified: `{method, receipt, expiresAt}`; check the receipt on your server.
+ * @fires verify-failure - A wrong, expired or exhausted code: `{code, message, attemptsLeft}`.
+ * @fires verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status}`.
+ * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ *
+ * @slot code - The code input; the element adds one when the page gives none. It stays in the light DOM, where autofill can see it.
+ *
+ * @csspart base - The whole widget.
+ * @csspart heading - Each step's heading.
+ * @csspart message - Explanatory text.
+ * @csspart form - A step's form.
+ * @csspart channels - The channel choice.
+ * @csspart channel - One channel option.
+ * @csspart label - A field label.
+ * @csspart input - A text field (phone, email).
+ * @csspart country - The country picker.
+ * @csspart code - The segmented code field.
+ * @csspart digit - One box of the code field.
+ * @csspart error - An error message.
+ * @csspart suggestion - The email typo suggestion.
+ * @csspart button - Every button.
+ * @csspart submit - The main button of a step.
+ * @csspart resend - The resend button.
+ * @csspart link - Secondary actions (change number, fallback, start over).
+ * @csspart spinner - The progress indicator.
+ * @csspart live - The polite live region.
+ *
+ * @cssproperty --verify-accent - Accent color (buttons, focus, active box).
+ * @cssproperty --verify-accent-contrast - Text on the accent color.
+ * @cssproperty --verify-fg - Text color.
+ * @cssproperty --verify-bg - Background color.
+ * @cssproperty --verify-muted - Secondary text color.
+ * @cssproperty --verify-border - Border color.
+ * @cssproperty --verify-error - Error color.
+ * @cssproperty --verify-success - Success color.
+ * @cssproperty --verify-radius - Corner radius.
+ * @cssproperty --verify-gap - Spacing unit.
+ * @cssproperty --verify-font - Font family.
+ * @cssproperty --verify-box-size - Width of one code box.
+ *
+ * @cssstate contact - Entering a phone or email.
+ * @cssstate sending - Sending the code.
+ * @cssstate code - Entering the code.
+ * @cssstate verifying - Checking the code.
+ * @cssstate success - Verified.
+ * @cssstate failure - Stopped, with a way to go on.
+ */
+export class OtpVerify extends VerifyElement {
+  static override styles = styles;
+
+  /** Channels offered, space-separated; narrowed further by the host handler's config. */
+  @property() channels = OTP_CHANNELS.join(' ');
+  /** The country preselected for phone numbers (ISO 3166 alpha-2). */
+  @property() country = '';
+  /** Countries offered, space-separated; narrowed further by the host handler's config. */
+  @property() countries = '';
+
+  @state() protected state: OtpState = initialState;
+  @state() protected config?: ConfigResponse;
+  @state() protected draft: OtpView['draft'] = { phone: '', email: '' };
+  @state() protected fieldError?: { field: 'phone' | 'email'; message: string };
+  @state() protected suggestion?: string;
+
+  protected readonly requests = new RequestController(this);
+  protected readonly configRequest = new RequestController(this);
+  protected readonly codeField = new CodeFieldController(this, (code) => this.submitCode(code));
+  protected readonly cooldown = new CountdownController(this, () => this.announce(this.t.resendReady));
+  protected readonly wait = new CountdownController(this);
+  #webotp?: AbortController;
+
+  /** The current step: contact, sending, code, verifying, success or failure. */
+  get step(): OtpState['step'] {
+    return this.state.step;
+  }
+
+  /** Channels offered now: the attribute's, within the handler's. */
+  protected get offeredChannels(): OtpChannel[] {
+    const wanted = this.channels.split(/\s+/).filter((c): c is OtpChannel => (OTP_CHANNELS as readonly string[]).includes(c));
+    return this.config ? wanted.filter((c) => this.config!.channels.includes(c)) : wanted;
+  }
+
+  protected get offeredCountries(): string[] {
+    const wanted = this.countries.trim() ? this.countries.trim().toUpperCase().split(/\s+/) : [...DIAL_CODES.keys()];
+    const allowed = this.config?.countries;
+    return wanted.filter((c) => DIAL_CODES.has(c) && (!allowed || allowed.includes(c)));
+  }
+
+  protected get method(): OtpChannel {
+    const offered = this.offeredChannels;
+    return this.draft.method && offered.includes(this.draft.method) ? this.draft.method : (offered[0] ?? 'email');
+  }
+
+  protected get selectedCountry(): string {
+    const offered = this.offeredCountries;
+    const region = navigator.language.split('-')[1]?.toUpperCase();
+    return [this.draft.country, this.country.toUpperCase(), region].find((c) => c && offered.includes(c)) ?? offered[0] ?? 'SA';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.configRequest
+      .call('config')
+      .then((config) => {
+        this.config = config as unknown as ConfigResponse;
+        this.codeField.length = this.config.codeLength;
+      })
+      .catch(() => {
+        // Without config the widget still works on its attributes; the handler enforces the rest.
+      });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#webotp?.abort();
+  }
+
+  protected override render() {
+    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.step === 'sending' || this.step === 'verifying'}>
+      ${this.liveRegion()} ${renderStep(this.#view())}
+    </div>`;
+  }
+
+  protected override focusTarget(): HTMLElement | null {
+    return this.step === 'code' ? this.codeField.input : super.focusTarget();
+  }
+
+  #view(): OtpView {
+    return {
+      state: this.state,
+      t: this.t,
+      language: this.language,
+      heading: (text) => this.heading(text),
+      channels: this.offeredChannels,
+      method: this.method,
+      countries: this.offeredCountries,
+      country: this.selectedCountry,
+      draft: this.draft,
+      fieldError: this.fieldError,
+      suggestion: this.suggestion,
+      code: this.codeField.value,
+      codeLength: this.codeField.length,
+      codeFocused: this.matches(':focus-within') && document.activeElement === this.codeField.input,
+      resendSeconds: this.resendSeconds,
+      waitSeconds: this.wait.remaining,
+      fallback: this.config?.fallbackChannel ?? null,
+      problemText: (problem) => this.problemText(problem),
+      number: (value) => this.number(value),
+      on: {
+        draft: (change) => this.updateDraft(change),
+        submitContact: () => this.submitContact(),
+        submitCode: () => this.submitCode(),
+        useSuggestion: () => {
+          this.updateDraft({ email: this.suggestion ?? this.draft.email });
+          this.suggestion = undefined;
+        },
+        resend: () => this.apply({ type: 'resend', now: Date.now() }),
+        retry: () => this.apply({ type: 'retry' }),
+        change: () => this.apply({ type: 'change' }),
+        fallback: () => this.apply({ type: 'fallback', method: this.config?.fallbackChannel ?? 'email' }),
+        focusCode: () => this.codeField.focus(),
+      },
+    };
+  }
+
+  /** Moves the flow, then starts what the new step needs. */
+  protected apply(event: OtpEvent): void {
+    const before = this.state;
+    this.state = transition(before, event);
+    if (this.state === before) return;
+    if (this.state.step === 'sending') void this.send(this.state.contact);
+    if (this.state.step === 'verifying') void this.verify(this.state.contact, this.state.code);
+  }
+
+  /** The contact form was submitted: check it here first, so a mistake costs no request. */
+  protected submitContact(): void {
+    const method = this.method;
+    this.fieldError = undefined;
+    let contact: Contact;
+    if (method === 'email') {
+      const email = this.draft.email.trim();
+      if (!/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email)) return this.#fieldProblem('email', this.t.emailInvalid);
+      contact = { method, email };
+    } else {
+      const phone = toE164(this.selectedCountry, this.draft.phone);
+      if (!phone) return this.#fieldProblem('phone', this.t.phoneInvalid);
+      contact = { method, phone };
+    }
+    this.apply({ type: 'send', contact });
+  }
+
+  #fieldProblem(field: 'phone' | 'email', message: string): void {
+    this.fieldError = { field, message };
+    this.announce(message);
+    this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#${field}`)?.focus());
+  }
+
+  protected updateDraft(change: Partial<OtpView['draft']>): void {
+    this.draft = { ...this.draft, ...change };
+    if (change.phone?.trim().startsWith('+')) {
+      const country = countryForDialed(change.phone.replace(/\D/g, ''), this.selectedCountry, this.offeredCountries);
+      if (country) this.draft = { ...this.draft, country };
+    }
+    if (change.email !== undefined) this.suggestion = suggestEmail(change.email.trim());
+    if (this.fieldError) this.fieldError = undefined;
+  }
+
+  protected submitCode(code = this.codeField.value): void {
+    if (!this.codeField.complete) {
+      this.announce(this.t.codeIncomplete);
+      return;
+    }
+    this.#webotp?.abort();
+    this.apply({ type: 'submit', code });
+  }
+
+  protected get resendSeconds(): number {
+    return resendWait(this.state, Date.now());
+  }
+
+  /** The person-facing text for a problem, in the widget's language. */
+  protected problemText(problem: Problem): string {
+    const t = this.t;
+    if (problem.code === 'wrong_code' && problem.attemptsLeft !== undefined) return format(t.error_wrong_code_left, { count: this.number(problem.attemptsLeft) });
+    if (problem.code === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(this.wait.remaining || problem.retryAfter || 0, this.language) });
+    return t[`error_${problem.code}`];
+  }
+
+  protected number(value: number): string {
+    return new Intl.NumberFormat(this.language).format(value);
+  }
+
+  protected async send(contact: Contact): Promise<void> {
+    try {
+      const answer = await this.requests.call('send-otp', { ...contact, lang: this.language.split('-')[0] });
+      const to = String(answer.to ?? contact.phone ?? contact.email);
+      const resendAfter = Number(answer.resendAfter ?? this.config?.resendCooldown ?? 30);
+      if (typeof answer.codeLength === 'number') this.codeField.length = answer.codeLength;
+      this.codeField.value = '';
+      this.apply({ type: 'sent', to, resendAfter, now: Date.now() });
+      this.cooldown.start(resendAfter);
+      this.announce(`${format(this.t.codeSentAnnouncement, { to })} ${format(this.t.resendIn, { time: formatSeconds(resendAfter, this.language) })}`);
+      this.dispatchEvent(new VerifyCodeSentEvent({ method: contact.method, to, resendAfter }));
+      this.#listenForSms();
+    } catch (error) {
+      this.#failed(error);
+    }
+  }
+
+  protected async verify(contact: Contact, code: string): Promise<void> {
+    try {
+      const target = contact.method === 'email' ? { email: contact.email } : { phone: contact.phone };
+      const answer = await this.requests.call('verify-otp', { ...target, otp: code });
+      const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
+      const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
+      this.apply({ type: 'verified', receipt, expiresAt });
+      this.setReceipt(receipt);
+      this.announce(this.t.successText);
+      this.dispatchEvent(new VerifySuccessEvent({ method: 'otp', receipt, expiresAt }));
+    } catch (error) {
+      this.#failed(error);
+    }
+  }
+
+  #failed(error: unknown): void {
+    if (error instanceof StaleAnswer) return;
+    const host = error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
+    const problem: Problem = { code: host.code, ...host.extra };
+    this.apply({ type: 'failed', problem });
+    if (problem.retryAfter) this.wait.start(problem.retryAfter);
+    const message = this.problemText(problem);
+    this.announce(message);
+    this.dispatchEvent(
+      FAILURES.has(problem.code)
+        ? new VerifyFailureEvent({ code: problem.code, message, attemptsLeft: problem.attemptsLeft })
+        : new VerifyErrorEvent({ code: problem.code, message, retryAfter: problem.retryAfter, status: host.status }),
+    );
+  }
+
+  #listenForSms(): void {
+    this.#webotp?.abort();
+    const controller = (this.#webotp = new AbortController());
+    void receiveSmsCode(controller.signal).then((code) => {
+      if (!code || controller.signal.aborted || this.step !== 'code') return;
+      this.codeField.value = code;
+      this.submitCode(this.codeField.value);
+    });
+  }
+}
