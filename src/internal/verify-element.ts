@@ -94,7 +94,8 @@ export abstract class VerifyElement extends LitElement {
     }
     this.dispatchEvent(new VerifyStepChangeEvent({ step, previous }));
     // The first step does not steal focus from the page; later ones follow the person.
-    if (previous !== null) this.focusTarget()?.focus({ preventScroll: false });
+    // After this update, so that what focus changes renders in an update of its own.
+    if (previous !== null) void this.updateComplete.then(() => this.focusTarget()?.focus());
   }
 
   formResetCallback(): void {

@@ -196,6 +196,8 @@ export class OtpVerify extends VerifyElement {
     const before = this.state;
     this.state = transition(before, event);
     if (this.state === before) return;
+    // Back at the form (change, fallback): show the channel the flow chose, keep what was typed.
+    if (this.state.step === 'contact' && this.state.contact) this.draft = { ...this.draft, method: this.state.contact.method };
     if (this.state.step === 'sending') void this.send(this.state.contact);
     if (this.state.step === 'verifying') void this.verify(this.state.contact, this.state.code);
   }
