@@ -79,6 +79,15 @@ export class CodeFieldController implements ReactiveController {
     input.removeEventListener('click', this.#toEnd);
   }
 
+  /**
+   * Its accessible name and state. A <label> in the shadow root cannot name a light-DOM input, so
+   * the name travels as aria-label, in the page's language.
+   */
+  describe(label: string, invalid: boolean): void {
+    this.input.setAttribute('aria-label', label);
+    this.input.setAttribute('aria-invalid', String(invalid));
+  }
+
   focus(): void {
     this.input.focus({ preventScroll: true });
   }

@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit';
+import { html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { VerifyCodeSentEvent } from '../events/code-sent.js';
 import { VerifyErrorEvent } from '../events/error.js';
@@ -141,6 +141,14 @@ export class OtpVerify extends VerifyElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#webotp?.abort();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const t = this.t;
+    const length = this.codeField.length;
+    const hint = length ? format(t.codeHint, { length: this.number(length) }) : t.codeHintAny;
+    this.codeField.describe(`${t.codeLabel}, ${hint}`, this.state.step === 'code' && this.state.problem !== undefined);
   }
 
   protected override render() {

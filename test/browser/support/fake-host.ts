@@ -8,6 +8,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Fail like a network error instead of answering. */
   network?: boolean;
+  /** Never answer, so a waiting step stays on screen. */
+  pending?: boolean;
 }
 
 export interface Call {
@@ -29,7 +31,9 @@ export function fakeHost(routes: Routes) {
     calls.push(call);
     const fallback = (): Answer => (call.route === 'config' ? { body: CONFIG } : { status: 404, body: { error: { code: 'invalid_input', message: 'no route' } } });
     const answer: Answer = (routes[call.route] ?? fallback)(call.body, calls);
-    request.response = answer.network
+    request.response = answer.pending
+      ? new Promise<Response>(() => {})
+      : answer.network
       ? Promise.reject(new TypeError('Failed to fetch'))
       : Promise.resolve(new Response(JSON.stringify(answer.body ?? {}), { status: answer.status ?? 200, headers: { 'content-type': 'application/json', ...answer.headers } }));
   };
