@@ -1,0 +1,54 @@
+/** The demo (`node demo/server.mjs`, built first) in a headless Chromium, for end-to-end tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Demo {
+  url: string;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function startDemo(env: Record<string, string> = {}, chromiumArgs: string[] = []): Promise<Demo> {
+  const server: ChildProcess = spawn(process.execPath, ['demo/server.mjs'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', EMULATOR_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  while (!/demo: (\S+)/.test(output)) await once(server.stdout!, 'data');
+  const url = /demo: (\S+)/.exec(output)![1]!;
+  const browser: Browser = await puppeteer.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run', ...chromiumArgs],
+  });
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error));
+  await page.goto(url, { waitUntil: 'load' });
+  return {
+    url,
+    page,
+    close: async () => {
+      await browser.close();
+      server.kill();
+    },
+  };
+}
+
+/** The code the emulator "sent" to this phone or email, read from the outbox as a person reads their phone. */
+export async function codeFromOutbox(demo: Demo, to: string): Promise<string> {
+  const response = await fetch(`${demo.url}__emulator/messages?to=${encodeURIComponent(to)}`);
+  const { messages } = (await response.json()) as { messages: { code: string }[] };
+  if (!messages[0]) throw new Error(`no message to ${to}`);
+  return messages[0].code;
+}
+
+/** Checks a receipt as the host's server does, through the demo's receipt route. */
+export async function hostChecksReceipt(demo: Demo, receipt: string): Promise<{ accepted: boolean; claims?: { sub: string; mth: string }; reason?: string }> {
+  return demo.page.evaluate(async (token) => (await fetch('/demo/receipt', { method: 'POST', body: JSON.stringify({ receipt: token }) })).json(), receipt);
+}

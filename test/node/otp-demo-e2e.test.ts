@@ -1,0 +1,61 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeFromOutbox, hostChecksReceipt, startDemo, type Demo } from './demo-browser.js';
+
+/** In the page: the widget's shadow root, a promise of its next success, and the step. */
+const widget = `document.querySelector('otp-verify')`;
+
+async function successReceipt(demo: Demo): Promise<string> {
+  return demo.page.evaluate(
+    (w) => new Promise<string>((resolve) => eval(w).addEventListener('verify-success', (e: CustomEvent) => resolve(e.detail.receipt), { once: true })),
+    widget,
+  ) as unknown as Promise<string>;
+}
+
+async function untilStep(demo: Demo, step: string) {
+  await demo.page.waitForFunction((w, s) => eval(w)?.step === s, { timeout: 10_000 }, widget, step);
+}
+
+for (const quirks of [false, true]) {
+  describe(`<otp-verify> end to end through the demo (${quirks ? 'live-quirks' : 'documented'} emulator)`, () => {
+    let demo: Demo;
+    before(async () => {
+      demo = await startDemo(quirks ? { QUIRKS: '1' } : {});
+      await demo.page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('#phone'), {}, widget);
+      await demo.page.select('#user', 'sara');
+    });
+    after(() => demo.close());
+
+    it('phone: the number typed, the code read from the outbox and typed, a receipt the host accepts once', async () => {
+      const { page } = demo;
+      const phone = await page.evaluateHandle((w) => eval(w).shadowRoot.querySelector('#phone'), widget);
+      await (phone as any).type('50 123 4567');
+      await page.keyboard.press('Enter');
+      await untilStep(demo, 'code');
+      const receipt = successReceipt(demo);
+      // Focus is in the code field: type the code as a person would.
+      await page.keyboard.type(await codeFromOutbox(demo, '+966501234567'), { delay: 30 });
+      const token = await receipt;
+      await untilStep(demo, 'success');
+      const checked = await hostChecksReceipt(demo, token);
+      assert.equal(checked.accepted, true);
+      assert.deepEqual([checked.claims?.sub, checked.claims?.mth], ['sara', 'otp']);
+      assert.deepEqual(await hostChecksReceipt(demo, token), { accepted: false, reason: 'replayed' });
+    });
+
+    it('email: chosen, typed, verified', async () => {
+      const { page } = demo;
+      await page.reload({ waitUntil: 'load' });
+      await page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('input[value="email"]'), {}, widget);
+      await page.evaluate((w) => eval(w).shadowRoot.querySelector('input[value="email"]').click(), widget);
+      await page.waitForFunction((w) => eval(w).shadowRoot.querySelector('#email'), {}, widget);
+      const email = await page.evaluateHandle((w) => eval(w).shadowRoot.querySelector('#email'), widget);
+      await (email as any).type('sara@example.com');
+      await page.keyboard.press('Enter');
+      await untilStep(demo, 'code');
+      const receipt = successReceipt(demo);
+      await page.keyboard.type(await codeFromOutbox(demo, 'sara@example.com'));
+      assert.equal((await hostChecksReceipt(demo, await receipt)).accepted, true);
+    });
+  });
+}
