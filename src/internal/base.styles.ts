@@ -25,6 +25,7 @@ export const baseStyles = css`
     display: none;
   }
   .base {
+    container-type: inline-size;
     display: grid;
     gap: var(--verify-gap);
     padding: calc(var(--verify-gap) * 1.5);
@@ -38,10 +39,10 @@ export const baseStyles = css`
     font-weight: 650;
     outline: none;
   }
-  .heading:focus-visible {
-    outline: 2px solid var(--verify-accent);
-    outline-offset: 4px;
-    border-radius: 2px;
+  /* Focus lands on headings only to tell screen readers where the person is; they are not in the
+     tab order, so no ring. */
+  .heading:focus {
+    outline: none;
   }
   p {
     margin: 0;

@@ -44,17 +44,15 @@ export const styles = [
       outline: 2px solid var(--verify-accent);
       outline-offset: 2px;
     }
+    /* Country above phone in a narrow widget, beside it when there is room for both. */
     .row {
-      display: flex;
-      flex-wrap: wrap;
+      display: grid;
       gap: var(--verify-gap);
     }
-    .country {
-      flex: 1 1 10rem;
-      min-width: 0;
-    }
-    .grow {
-      flex: 2 1 12rem;
+    @container (min-width: 34rem) {
+      .row {
+        grid-template-columns: minmax(0, 1fr) minmax(0, 1.4fr);
+      }
     }
     .prefixed {
       display: flex;
