@@ -5,7 +5,8 @@
  * Messages" on iOS, Android's SMS autofill) and password managers cannot see inputs inside a
  * shadow root; its attributes (one-time-code, numeric keyboard, left to right, no password-manager
  * icon); cleaning what is typed or pasted (Arabic-Indic and Persian digits to ASCII, nothing but
- * digits, no more than the code's length); the caret kept at the end; telling the element when the
+ * digits, no more than the code's length, a pasted message reduced to its digits); the caret kept
+ * at the end; telling the element when the
  * code is complete.
  *
  * Does not own: the boxes drawn over it (the element renders them from `value`), submitting, the
@@ -40,8 +41,8 @@ export class CodeFieldController implements ReactiveController {
 
   /** Digits in a complete code; null when unknown (4 to 8 then, and no auto-submit). */
   set length(length: number | null) {
+    // No maxlength: the browser would cut "123-456" to "123-45" before the dash is dropped.
     this.#length = length;
-    this.input.maxLength = length ?? MAX_LENGTH;
     this.input.pattern = length ? `[0-9]{${length}}` : `[0-9]{4,${MAX_LENGTH}}`;
   }
 
@@ -64,6 +65,7 @@ export class CodeFieldController implements ReactiveController {
     input.setAttribute('data-form-type', 'other');
     if (!input.isConnected) this.host.append(input);
     input.addEventListener('input', this.#onInput);
+    input.addEventListener('paste', this.#onPaste);
     input.addEventListener('focus', this.#toEnd);
     input.addEventListener('blur', this.#onBlur);
     input.addEventListener('keyup', this.#toEnd);
@@ -73,6 +75,7 @@ export class CodeFieldController implements ReactiveController {
   hostDisconnected(): void {
     const { input } = this;
     input.removeEventListener('input', this.#onInput);
+    input.removeEventListener('paste', this.#onPaste);
     input.removeEventListener('focus', this.#toEnd);
     input.removeEventListener('blur', this.#onBlur);
     input.removeEventListener('keyup', this.#toEnd);
@@ -102,6 +105,15 @@ export class CodeFieldController implements ReactiveController {
     this.#toEnd();
     this.host.requestUpdate();
     if (this.#length && cleaned.length === this.#length) this.onComplete(cleaned);
+  };
+
+  /** A pasted message ("Your code is 123456") gives its digits, whatever the field held. */
+  #onPaste = (event: ClipboardEvent) => {
+    const text = event.clipboardData?.getData('text');
+    if (!text) return;
+    event.preventDefault();
+    this.input.value = this.#clean(text);
+    this.#onInput();
   };
 
   #onBlur = () => this.host.requestUpdate();

@@ -106,7 +106,7 @@ function contactStep(v: OtpView, problem?: Problem) {
             <div class="field grow">
               <label part="label" for="phone">${t.phoneLabel}</label>
               <div class="prefixed" dir="ltr">
-                <span class="prefix" aria-hidden="true">+${DIAL_CODES.get(v.country)}</span>
+                <span part="prefix" class="prefix" aria-hidden="true">+${DIAL_CODES.get(v.country)}</span>
                 <input id="phone" part="input" type="tel" inputmode="tel" autocomplete="tel-national" dir="ltr"
                   .value=${live(v.draft.phone)} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'contact-error' : nothing}
                   @input=${(e: Event) => v.on.draft({ phone: (e.target as HTMLInputElement).value })} />

@@ -43,6 +43,7 @@ const FAILURES = new Set(['wrong_code', 'code_expired', 'too_many_attempts']);
  * @csspart label - A field label.
  * @csspart input - A text field (phone, email).
  * @csspart country - The country picker.
+ * @csspart prefix - The dial code shown before the phone number.
  * @csspart code - The segmented code field.
  * @csspart digit - One box of the code field.
  * @csspart error - An error message.

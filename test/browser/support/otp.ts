@@ -23,9 +23,16 @@ export function codeInput(element: OtpVerify): HTMLInputElement {
   return element.querySelector('input[slot="code"]')!;
 }
 
-/** What typing or pasting into the field does: a new value, then an input event. */
+/**
+ * Puts text into the focused code field the way a paste or an autofill does: the browser inserts
+ * it (execCommand insertText, with its own input events); where an engine refuses, the value is
+ * set and an input event sent.
+ */
 export function enterCode(element: OtpVerify, text: string) {
   const input = codeInput(element);
+  input.focus();
+  input.select();
+  if (document.execCommand('insertText', false, text) && input.value !== '') return;
   input.value = text;
   input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste', data: text }));
 }
