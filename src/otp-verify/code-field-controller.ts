@@ -64,22 +64,22 @@ export class CodeFieldController implements ReactiveController {
     for (const name of ['data-1p-ignore', 'data-lpignore', 'data-bwignore']) input.setAttribute(name, 'true');
     input.setAttribute('data-form-type', 'other');
     if (!input.isConnected) this.host.append(input);
-    input.addEventListener('input', this.#onInput);
-    input.addEventListener('paste', this.#onPaste);
-    input.addEventListener('focus', this.#toEnd);
-    input.addEventListener('blur', this.#onBlur);
-    input.addEventListener('keyup', this.#toEnd);
-    input.addEventListener('click', this.#toEnd);
+    for (const [type, listener] of this.#listeners()) input.addEventListener(type, listener);
   }
 
   hostDisconnected(): void {
-    const { input } = this;
-    input.removeEventListener('input', this.#onInput);
-    input.removeEventListener('paste', this.#onPaste);
-    input.removeEventListener('focus', this.#toEnd);
-    input.removeEventListener('blur', this.#onBlur);
-    input.removeEventListener('keyup', this.#toEnd);
-    input.removeEventListener('click', this.#toEnd);
+    for (const [type, listener] of this.#listeners()) this.input.removeEventListener(type, listener);
+  }
+
+  #listeners(): [string, EventListener][] {
+    return [
+      ['input', this.#onInput],
+      ['paste', this.#onPaste as EventListener],
+      ['focus', this.#toEnd],
+      ['blur', this.#onBlur],
+      ['keyup', this.#toEnd],
+      ['click', this.#toEnd],
+    ];
   }
 
   /**

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { fakeHost, failure, sent, verified, type Answer } from '../support/fake-host.js';
-import { $, enterCode, otpFixture, sendTo, untilStep } from '../support/otp.js';
+import { $, enterCode, otpFixture, sendTo, submitPhone, untilStep } from '../support/otp.js';
 import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
 
 /** Drives a widget to each step, holding answers open where a step waits for one. */
@@ -12,11 +12,7 @@ const STEPS: [string, (element: OtpVerify, hold: (route: string) => void) => Pro
   }],
   ['sending', async (element, hold) => {
     hold('send-otp');
-    const field = $<HTMLInputElement>(element, '#phone');
-    field.value = '501234567';
-    field.dispatchEvent(new Event('input'));
-    await element.updateComplete;
-    $<HTMLFormElement>(element, 'form').requestSubmit();
+    await submitPhone(element);
     await untilStep(element, 'sending');
   }],
   ['code', async (element) => sendTo(element)],

@@ -1,6 +1,6 @@
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { fakeHost, failure, sent, verified } from '../support/fake-host.js';
-import { $, codeInput, enterCode, otpFixture, sendTo, untilStep } from '../support/otp.js';
+import { $, codeInput, enterCode, otpFixture, sendTo, submitPhone, untilStep } from '../support/otp.js';
 
 describe('<otp-verify>', () => {
   let host: ReturnType<typeof fakeHost>;
@@ -87,11 +87,7 @@ describe('<otp-verify>', () => {
     host = fakeHost({ 'send-otp': () => (first ? ((first = false), failure(429, 'rate_limited', { retryAfter: 1 })) : sent()) });
     const element = await otpFixture();
     const error = oneEvent(element, 'verify-error');
-    const field = $<HTMLInputElement>(element, '#phone');
-    field.value = '501234567';
-    field.dispatchEvent(new Event('input'));
-    await element.updateComplete;
-    $<HTMLFormElement>(element, 'form').requestSubmit();
+    await submitPhone(element);
     expect((await error).detail).to.include({ code: 'rate_limited', retryAfter: 1, status: 429 });
     await untilStep(element, 'failure');
     const retry = () => $<HTMLButtonElement>(element, '[part~="submit"]');
@@ -230,12 +226,8 @@ describe('<otp-verify> WebOTP', () => {
     stubWebOtp(async () => ({ code: '246810', type: 'otp' }));
     host = fakeHost({ 'send-otp': () => sent(), 'verify-otp': () => verified() });
     const element = await otpFixture();
-    const field = $<HTMLInputElement>(element, '#phone');
-    field.value = '501234567';
-    field.dispatchEvent(new Event('input'));
-    await element.updateComplete;
     // The code arrives at once, so the code step may pass too quickly to be seen: wait for the end.
-    $<HTMLFormElement>(element, 'form').requestSubmit();
+    await submitPhone(element);
     await untilStep(element, 'success');
     expect(host.calls.find((c) => c.route === 'verify-otp')!.body.otp).to.equal('246810');
   });

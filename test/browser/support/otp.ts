@@ -37,11 +37,16 @@ export function enterCode(element: OtpVerify, text: string) {
   input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste', data: text }));
 }
 
-export async function sendTo(element: OtpVerify, phone = '501234567') {
+/** Types a phone number and submits the contact form, without waiting for the answer. */
+export async function submitPhone(element: OtpVerify, phone = '501234567') {
   const field = $<HTMLInputElement>(element, '#phone');
   field.value = phone;
   field.dispatchEvent(new Event('input'));
   await element.updateComplete;
   $<HTMLFormElement>(element, 'form').requestSubmit();
+}
+
+export async function sendTo(element: OtpVerify, phone = '501234567') {
+  await submitPhone(element, phone);
   await untilStep(element, 'code');
 }
