@@ -1,0 +1,95 @@
+/**
+ * The steps of <face-verify> and how events move between them. Pure: no DOM, no camera, no clock
+ * of its own, so every path is tested on Node. The element opens the camera, measures frames and
+ * uploads as the steps ask.
+ */
+import type { CameraFailure } from '../internal/camera-controller.js';
+import type { ErrorCode } from '../internal/protocol.js';
+import type { QualityProblem } from './frame-quality.js';
+
+export type FaceFailure = CameraFailure | ErrorCode;
+export type ImageSource = 'camera' | 'file';
+
+export type FaceState =
+  | { step: 'priming' }
+  | { step: 'permission' }
+  | { step: 'preview'; problems: QualityProblem[]; steadySince: number | null }
+  | { step: 'review'; image: string; source: ImageSource }
+  | { step: 'uploading'; image: string; source: ImageSource }
+  | { step: 'success' }
+  | { step: 'failure'; reason: FaceFailure; attemptsLeft?: number; retryAfter?: number; canRetry: boolean; canUpload: boolean };
+
+export type FaceStep = FaceState['step'];
+
+export type FaceEvent =
+  | { type: 'start' }
+  | { type: 'granted' }
+  | { type: 'camera-failed'; reason: CameraFailure }
+  | { type: 'quality'; problems: QualityProblem[]; now: number }
+  | { type: 'capture'; image: string; source: ImageSource }
+  | { type: 'retake' }
+  | { type: 'confirm' }
+  | { type: 'done' }
+  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
+  | { type: 'retry' };
+
+export const initialFaceState: FaceState = { step: 'priming' };
+
+/** How long the quality must hold before the widget captures by itself. */
+export const STEADY_MS = 900;
+
+/** Whether the preview has been good for long enough to capture without the shutter. */
+export function readyToCapture(state: FaceState, now: number, steadyMs = STEADY_MS): boolean {
+  return state.step === 'preview' && state.problems.length === 0 && state.steadySince !== null && now - state.steadySince >= steadyMs;
+}
+
+/** Camera failures the person can undo (allow the camera, close the other app); the rest cannot be retried. */
+const RETRYABLE_CAMERA: readonly CameraFailure[] = ['denied', 'busy', 'no-camera', 'constraints'];
+
+export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
+  switch (event.type) {
+    case 'start':
+      return state.step === 'priming' ? { step: 'permission' } : state;
+    case 'granted':
+      return state.step === 'permission' ? { step: 'preview', problems: [], steadySince: null } : state;
+    case 'camera-failed':
+      if (state.step !== 'permission' && state.step !== 'preview') return state;
+      // A file from the device works wherever the camera does not.
+      return { step: 'failure', reason: event.reason, canRetry: RETRYABLE_CAMERA.includes(event.reason), canUpload: true };
+    case 'quality': {
+      if (state.step !== 'preview') return state;
+      const good = event.problems.length === 0;
+      return { step: 'preview', problems: event.problems, steadySince: good ? (state.steadySince ?? event.now) : null };
+    }
+    case 'capture':
+      if (event.source === 'camera' && state.step !== 'preview') return state;
+      if (event.source === 'file' && state.step === 'uploading') return state;
+      return { step: 'review', image: event.image, source: event.source };
+    case 'retake':
+      if (state.step !== 'review') return state;
+      return state.source === 'camera' ? { step: 'permission' } : { step: 'priming' };
+    case 'confirm':
+      return state.step === 'review' ? { step: 'uploading', image: state.image, source: state.source } : state;
+    case 'done':
+      return state.step === 'uploading' ? { step: 'success' } : state;
+    case 'failed':
+      if (state.step !== 'uploading') return state;
+      return uploadFailed(event);
+    case 'retry':
+      return state.step === 'failure' && state.canRetry ? { step: 'permission' } : state;
+  }
+}
+
+function uploadFailed(event: Extract<FaceEvent, { type: 'failed' }>): FaceState {
+  const { code, attemptsLeft, retryAfter } = event;
+  switch (code) {
+    case 'no_match':
+      return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0, canUpload: false };
+    case 'bad_sample':
+    case 'upstream_unavailable':
+    case 'rate_limited':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: code === 'bad_sample' };
+    default:
+      return { step: 'failure', reason: code, canRetry: false, canUpload: false };
+  }
+}
