@@ -4,6 +4,7 @@ export { VerifySuccessEvent } from './success.js';
 export { VerifyFailureEvent } from './failure.js';
 export { VerifyErrorEvent } from './error.js';
 export { VerifyRequestEvent } from './request.js';
+export { VerifyEnrolledEvent } from './enrolled.js';
 
 import type { VerifyStepChangeEvent } from './step-change.js';
 import type { VerifyCodeSentEvent } from './code-sent.js';
@@ -11,6 +12,7 @@ import type { VerifySuccessEvent } from './success.js';
 import type { VerifyFailureEvent } from './failure.js';
 import type { VerifyErrorEvent } from './error.js';
 import type { VerifyRequestEvent } from './request.js';
+import type { VerifyEnrolledEvent } from './enrolled.js';
 
 declare global {
   interface GlobalEventHandlersEventMap {
@@ -20,5 +22,6 @@ declare global {
     'verify-failure': VerifyFailureEvent;
     'verify-error': VerifyErrorEvent;
     'verify-request': VerifyRequestEvent;
+    'verify-enrolled': VerifyEnrolledEvent;
   }
 }

@@ -41,11 +41,16 @@ const MAX_WIDTH = 320;
 /** The region measured: where the face guide asks the face to be, not the background around it. */
 const REGION = { x: 0.25, y: 0.15, width: 0.5, height: 0.7 };
 
+/** The size a frame is measured at: at most 320 px wide, same shape. */
+export function lumaGridSize(width: number, height: number): { width: number; height: number } {
+  const scale = Math.min(1, MAX_WIDTH / width);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
 /** Luma of the frame, area-averaged down to at most 320 px wide. */
 export function lumaGrid(pixels: Pixels): { luma: Float32Array; width: number; height: number } {
-  const scale = Math.min(1, MAX_WIDTH / pixels.width);
-  const width = Math.max(1, Math.round(pixels.width * scale));
-  const height = Math.max(1, Math.round(pixels.height * scale));
+  const { width, height } = lumaGridSize(pixels.width, pixels.height);
+  const scale = width / pixels.width;
   const sums = new Float32Array(width * height);
   const counts = new Uint16Array(width * height);
   const { data } = pixels;

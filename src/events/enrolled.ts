@@ -1,0 +1,9 @@
+import type { BiometricKind } from '../internal/protocol.js';
+
+/** A reference sample was registered for the signed-in user (mode="enroll"). */
+export class VerifyEnrolledEvent extends Event {
+  static readonly type = 'verify-enrolled';
+  constructor(readonly detail: { readonly kind: BiometricKind }) {
+    super(VerifyEnrolledEvent.type, { bubbles: true, composed: true });
+  }
+}

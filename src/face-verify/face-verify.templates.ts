@@ -1,0 +1,88 @@
+/** The markup of each <face-verify> step, from a view the element builds: no state lives here. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Strings } from '../internal/localize.js';
+import type { FaceState } from './face-verify.flow.js';
+
+export interface FaceView {
+  state: FaceState;
+  t: Strings;
+  mode: 'verify' | 'enroll';
+  heading(text: string): TemplateResult;
+  canSwitch: boolean;
+  browser: 'chrome' | 'firefox' | 'safari' | null;
+  on: {
+    start(): void;
+    shutter(): void;
+    switchCamera(): void;
+    file(file: File): void;
+    retake(): void;
+    confirm(): void;
+    retry(): void;
+  };
+}
+
+function uploadButton(v: FaceView) {
+  // capture="user" opens the front camera on phones; elsewhere it is a file picker.
+  return html`<label part="button upload" class="secondary upload">
+    ${v.t.uploadPhoto}
+    <input type="file" accept="image/*" capture="user" class="visually-hidden"
+      @change=${(e: Event) => {
+        const file = (e.target as HTMLInputElement).files?.[0];
+        if (file) v.on.file(file);
+      }} />
+  </label>`;
+}
+
+export function renderFaceStep(v: FaceView): TemplateResult {
+  const { t, state } = v;
+  const title = v.mode === 'enroll' ? t.faceEnrollHeading : t.faceHeading;
+  switch (state.step) {
+    case 'priming':
+      return html`${v.heading(title)}
+        <p part="message">${t.facePriming}</p>
+        <div class="actions">
+          <button part="button submit" class="primary" type="button" @click=${v.on.start}>${t.startCamera}</button>
+          ${uploadButton(v)}
+        </div>`;
+    case 'permission':
+      return html`${v.heading(title)}<p part="message">${t.cameraAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
+    case 'preview': {
+      const problem = state.problems[0];
+      return html`${v.heading(t.previewHeading)}
+        <div part="stage" class="stage">
+          <video part="video" playsinline muted autoplay></video>
+          <svg part="guide" class="guide ${problem ? '' : 'good'}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+            <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M50 12A24 34 0 1 0 50.01 12Z"></path>
+            <ellipse class="ring" cx="50" cy="46" rx="24" ry="34"></ellipse>
+          </svg>
+        </div>
+        <p part="feedback" class="feedback ${problem ? 'warn' : 'good'}">${problem ? t[`quality_${problem}`] : t.qualityGood}</p>
+        <div class="actions">
+          <button part="button submit shutter" class="primary" type="button" @click=${v.on.shutter}>${t.takePhoto}</button>
+          ${v.canSwitch ? html`<button part="button switch" class="secondary" type="button" @click=${v.on.switchCamera}>${t.switchCamera}</button>` : nothing}
+        </div>`;
+    }
+    case 'review':
+      return html`${v.heading(t.reviewHeading)}
+        <div part="stage" class="stage"><img part="photo" alt="" src=${`data:image/jpeg;base64,${state.image}`} /></div>
+        <div class="actions">
+          <button part="button submit" class="primary" type="button" @click=${v.on.confirm}>${t.usePhoto}</button>
+          <button part="button" class="secondary" type="button" @click=${v.on.retake}>${t.retake}</button>
+        </div>`;
+    case 'uploading':
+      return html`${v.heading(t.checkingPhoto)}<div part="spinner" class="spinner" aria-hidden="true"></div>`;
+    case 'success':
+      return html`<div class="result success">${v.heading(t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
+    case 'failure': {
+      const reason = state.reason;
+      const cameraText = (t as unknown as Record<string, string>)[`camera_${reason}${reason === 'denied' && v.browser ? `_${v.browser}` : ''}`];
+      const text = cameraText ?? (t as unknown as Record<string, string>)[`error_${reason}`] ?? t.error_upstream_unavailable;
+      return html`${v.heading(t.failureHeading)}
+        <p part="error" class="error">${text}</p>
+        <div class="actions">
+          ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
+          ${state.canUpload ? uploadButton(v) : nothing}
+        </div>`;
+    }
+  }
+}

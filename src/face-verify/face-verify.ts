@@ -1,0 +1,238 @@
+import { html, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { VerifyEnrolledEvent } from '../events/enrolled.js';
+import { VerifyErrorEvent } from '../events/error.js';
+import { VerifyFailureEvent } from '../events/failure.js';
+import { VerifySuccessEvent } from '../events/success.js';
+import { CameraController, CameraError } from '../internal/camera-controller.js';
+import { HostError } from '../internal/host-api.js';
+import { RequestController, StaleAnswer } from '../internal/request-controller.js';
+import { VerifyElement } from '../internal/verify-element.js';
+import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
+import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState } from './face-verify.flow.js';
+import { styles } from './face-verify.styles.js';
+import { renderFaceStep, type FaceView } from './face-verify.templates.js';
+import { lumaGridSize, measureFrame, qualityProblems } from './frame-quality.js';
+import { snapshot } from './snapshot.js';
+
+const QUALITY_INTERVAL_MS = 250;
+const FAILURES = new Set(['no_match', 'too_many_attempts']);
+
+/**
+ * Verifies a person by a selfie, or registers their face (mode="enroll"), through the host handler.
+ *
+ * @summary Selfie verification: priming, camera preview with a face guide, quality gate, review, upload.
+ *
+ * @fires verify-step-change - The step changed: `{step, previous}`.
+ * @fires verify-success - Verified: `{method: 'face', receipt, expiresAt}`; check the receipt on your server.
+ * @fires verify-enrolled - The face was registered (mode="enroll"): `{kind: 'face'}`.
+ * @fires verify-failure - The face did not match: `{code, message, attemptsLeft}`.
+ * @fires verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status}`.
+ * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ *
+ * @csspart base - The whole widget.
+ * @csspart heading - Each step's heading.
+ * @csspart message - Explanatory text.
+ * @csspart stage - The camera preview or the photo under review.
+ * @csspart video - The mirrored live preview.
+ * @csspart guide - The oval face guide.
+ * @csspart photo - The photo under review.
+ * @csspart feedback - What the quality gate asks of the person.
+ * @csspart error - An error message.
+ * @csspart button - Every button.
+ * @csspart submit - The main button of a step.
+ * @csspart shutter - The shutter button.
+ * @csspart switch - The camera switcher.
+ * @csspart upload - The photo-upload fallback.
+ * @csspart spinner - The progress indicator.
+ * @csspart live - The polite live region.
+ *
+ * @cssproperty --verify-accent - Accent color.
+ * @cssproperty --verify-fg - Text color.
+ * @cssproperty --verify-bg - Background color.
+ * @cssproperty --verify-error - Error color.
+ * @cssproperty --verify-success - Success color.
+ * @cssproperty --verify-radius - Corner radius.
+ * @cssproperty --verify-gap - Spacing unit.
+ * @cssproperty --verify-font - Font family.
+ *
+ * @cssstate priming - Saying why the camera is needed.
+ * @cssstate permission - Waiting for the browser's camera prompt.
+ * @cssstate preview - Live preview with the guide.
+ * @cssstate review - The photo, to use or retake.
+ * @cssstate uploading - Sending the photo.
+ * @cssstate success - Verified or registered.
+ * @cssstate failure - Stopped, with a way on.
+ */
+export class FaceVerify extends VerifyElement {
+  static override styles = styles;
+
+  /** `verify` compares with the user's registered face; `enroll` registers this one. */
+  @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
+  /** Longest side of the uploaded JPEG, in pixels. */
+  @property({ attribute: 'max-side', type: Number }) maxSide = 640;
+  /** Turn off capturing by itself when the quality holds; the shutter always works. */
+  @property({ type: Boolean }) manual = false;
+  /** A face detector for the quality gate; the browser's FaceDetector by default, where there is one. */
+  @property({ attribute: false }) detector: FaceDetectorLike | null = browserFaceDetector();
+
+  @state() protected state: FaceState = initialFaceState;
+  protected readonly camera = new CameraController(this);
+  protected readonly requests = new RequestController(this);
+  #timer?: ReturnType<typeof setTimeout>;
+  #spoken = '';
+
+  get step(): FaceState['step'] {
+    return this.state.step;
+  }
+
+  protected override render() {
+    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.step === 'uploading' || this.step === 'permission'}>
+      ${this.liveRegion()} ${renderFaceStep(this.#view())}
+    </div>`;
+  }
+
+  #view(): FaceView {
+    return {
+      state: this.state,
+      t: this.t,
+      mode: this.mode,
+      heading: (text) => this.heading(text),
+      canSwitch: this.camera.nextCamera !== null,
+      browser: browserFamily(),
+      on: {
+        start: () => this.apply({ type: 'start' }),
+        shutter: () => void this.#capture(),
+        switchCamera: () => void this.#openCamera(this.camera.nextCamera),
+        file: (file) => void this.#useFile(file),
+        retake: () => this.apply({ type: 'retake' }),
+        confirm: () => this.apply({ type: 'confirm' }),
+        retry: () => this.apply({ type: 'retry' }),
+      },
+    };
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const video = this.renderRoot.querySelector('video');
+    if (video && this.camera.stream && video.srcObject !== this.camera.stream) {
+      video.srcObject = this.camera.stream;
+      void video.play().catch(() => {});
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#timer);
+  }
+
+  /** Moves the flow, then does what the new step needs. */
+  protected apply(event: FaceEvent): void {
+    const before = this.state;
+    this.state = transitionFace(before, event);
+    if (this.state === before) return;
+    const step = this.state.step;
+    if (step === 'permission' && before.step !== 'permission') void this.#openCamera(null);
+    if (step === 'preview' && before.step !== 'preview') this.#measureSoon();
+    if (step === 'uploading') void this.#upload(this.state.image);
+    // The camera is only on while the person is framing the photo.
+    if (step !== 'permission' && step !== 'preview') this.camera.stop();
+  }
+
+  async #openCamera(deviceId: string | null): Promise<void> {
+    try {
+      await this.camera.open(deviceId);
+      this.apply({ type: 'granted' });
+    } catch (error) {
+      if (!this.isConnected) return;
+      const reason = error instanceof CameraError ? error.reason : 'unsupported';
+      this.apply({ type: 'camera-failed', reason });
+      this.announce(this.t[`camera_${reason}`]);
+      this.dispatchEvent(new VerifyErrorEvent({ code: reason, message: this.t[`camera_${reason}`], status: 0 }));
+    }
+  }
+
+  /** Measures a small copy of the current frame, off the paint path, about four times a second. */
+  #measureSoon(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#measure(), QUALITY_INTERVAL_MS);
+  }
+
+  async #measure(): Promise<void> {
+    if (this.step !== 'preview') return;
+    const video = this.renderRoot.querySelector('video');
+    if (video && video.videoWidth) {
+      const { width, height } = lumaGridSize(video.videoWidth, video.videoHeight);
+      const canvas = document.createElement('canvas');
+      Object.assign(canvas, { width, height });
+      const context = canvas.getContext('2d', { willReadFrequently: true })!;
+      context.drawImage(video, 0, 0, width, height);
+      const measures = measureFrame(context.getImageData(0, 0, width, height));
+      const faces = this.detector ? await this.detector.detect(canvas).catch(() => undefined) : undefined;
+      const problems = qualityProblems(measures, { width, height }, faces);
+      this.apply({ type: 'quality', problems, now: performance.now() });
+      this.#speak(problems[0] ? this.t[`quality_${problems[0]}`] : this.t.qualityGood);
+      if (!this.manual && readyToCapture(this.state, performance.now())) return void this.#capture();
+    }
+    this.#measureSoon();
+  }
+
+  /** Says what the gate asks, when it changes, in the live region as well as on screen. */
+  #speak(text: string): void {
+    if (text === this.#spoken) return;
+    this.#spoken = text;
+    this.announce(text);
+  }
+
+  async #capture(): Promise<void> {
+    const video = this.renderRoot.querySelector('video');
+    if (this.step !== 'preview' || !video?.videoWidth) return;
+    const { base64 } = await snapshot(video, { maxSide: this.maxSide });
+    this.apply({ type: 'capture', image: base64, source: 'camera' });
+  }
+
+  async #useFile(file: File): Promise<void> {
+    const bitmap = await createImageBitmap(file).catch(() => null);
+    if (!bitmap) return this.announce(this.t.error_bad_sample);
+    const { base64 } = await snapshot(bitmap, { maxSide: this.maxSide });
+    this.apply({ type: 'capture', image: base64, source: 'file' });
+  }
+
+  async #upload(image: string): Promise<void> {
+    const enrolling = this.mode === 'enroll';
+    try {
+      const answer = await this.requests.call(enrolling ? 'enroll-face' : 'verify-by-face', enrolling ? { face_image: image } : { query_face_image: image });
+      this.apply({ type: 'done' });
+      if (enrolling) {
+        this.announce(this.t.faceEnrolled);
+        this.dispatchEvent(new VerifyEnrolledEvent({ kind: 'face' }));
+        return;
+      }
+      const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
+      const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
+      this.setReceipt(receipt);
+      this.announce(this.t.faceVerified);
+      this.dispatchEvent(new VerifySuccessEvent({ method: 'face', receipt, expiresAt }));
+    } catch (error) {
+      if (error instanceof StaleAnswer) return;
+      const host = error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
+      this.apply({ type: 'failed', code: host.code, ...host.extra });
+      const message = this.t[`error_${host.code}`];
+      this.announce(message);
+      this.dispatchEvent(
+        FAILURES.has(host.code)
+          ? new VerifyFailureEvent({ code: host.code, message, attemptsLeft: host.extra.attemptsLeft })
+          : new VerifyErrorEvent({ code: host.code, message, retryAfter: host.extra.retryAfter, status: host.status }),
+      );
+    }
+  }
+}
+
+/** For instructions on unblocking the camera in the browser at hand. */
+function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
+  const agent = navigator.userAgent;
+  if (/Firefox\//.test(agent)) return 'firefox';
+  if (/Chrome\/|Chromium\//.test(agent)) return 'chrome';
+  if (/Safari\//.test(agent)) return 'safari';
+  return null;
+}

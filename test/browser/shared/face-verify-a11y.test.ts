@@ -1,0 +1,52 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import { fakeHost } from '../support/fake-host.js';
+import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
+
+async function toPreview(element: FaceVerify) {
+  faceButton(element, 'submit').click();
+  await untilFaceStep(element, 'preview');
+  await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+}
+
+const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
+  ['priming', async () => {}],
+  ['preview', toPreview],
+  ['review', async (element) => {
+    await toPreview(element);
+    faceButton(element, 'shutter').click();
+    await untilFaceStep(element, 'review');
+  }],
+  ['uploading', async (element) => {
+    await toPreview(element);
+    faceButton(element, 'shutter').click();
+    await untilFaceStep(element, 'review');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'uploading');
+  }],
+  ['failure (no match)', async (element) => {
+    await toPreview(element);
+    faceButton(element, 'shutter').click();
+    await untilFaceStep(element, 'review');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'failure');
+  }],
+];
+
+for (const lang of ['en', 'ar']) {
+  describe(`<face-verify> accessibility (${lang})`, () => {
+    let host: ReturnType<typeof fakeHost>;
+    afterEach(() => host?.stop());
+    for (const [name, drive] of STEPS) {
+      it(`axe finds no violation at ${name}`, async () => {
+        host = fakeHost({
+          'verify-by-face': () => (name === 'uploading' ? { pending: true } : { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } }),
+        });
+        const element = await faceFixture('manual', lang);
+        await drive(element);
+        await expect(element).to.be.accessible();
+        element.remove();
+      });
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import { fakeHost } from '../support/fake-host.js';
+import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+
+const verifiedFace = () => ({ body: { verified: true, method: 'face', receipt: 'face.receipt', expiresAt: null } });
+
+describe('<face-verify>', () => {
+  let host: ReturnType<typeof fakeHost>;
+  const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
+  afterEach(() => {
+    host?.stop();
+    navigator.mediaDevices.getUserMedia = originalGetUserMedia;
+  });
+
+  it('primes, opens the camera only when asked, takes a photo with the shutter, and uploads it', async () => {
+    host = fakeHost({ 'verify-by-face': () => verifiedFace() });
+    const element = await faceFixture('manual');
+    expect(element.step).to.equal('priming');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'preview');
+    const video = element.shadowRoot!.querySelector('video')!;
+    // The attributes are what iOS reads; Firefox has no playsInline property.
+    expect(video.hasAttribute('playsinline') && video.hasAttribute('muted') && video.muted).to.be.true;
+    await waitUntil(() => video.videoWidth > 0, 'frames');
+    faceButton(element, 'shutter').click();
+    await untilFaceStep(element, 'review');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'success');
+    const sent = host.calls.find((c) => c.route === 'verify-by-face')!.body;
+    expect(Object.keys(sent)).to.deep.equal(['query_face_image']);
+    expect((sent.query_face_image as string).startsWith('/9j/')).to.be.true;
+    expect(element.value).to.equal('face.receipt');
+  });
+
+  it('a blocked camera says how to unblock it in this browser, and offers the photo upload', async () => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('no'), { name: 'NotAllowedError' }));
+    host = fakeHost({});
+    const element = await faceFixture();
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'failure');
+    expect(element.shadowRoot!.querySelector('[part~="error"]')!.textContent).to.match(/blocked/);
+    expect(faceButton(element, 'upload')).to.exist;
+    expect(faceButton(element, 'submit').textContent).to.contain('Try again');
+  });
+
+  it('takes a photo from a file instead of the camera, and enrols it', async () => {
+    host = fakeHost({ 'enroll-face': () => ({ body: { enrolled: true, kind: 'face' } }) });
+    const element = await faceFixture('mode="enroll"');
+    const canvas = Object.assign(document.createElement('canvas'), { width: 800, height: 600 });
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = '#c08060';
+    context.fillRect(0, 0, 800, 600);
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg'));
+    const files = new DataTransfer();
+    files.items.add(new File([blob], 'me.jpg', { type: 'image/jpeg' }));
+    const input = element.shadowRoot!.querySelector<HTMLInputElement>('input[type="file"]')!;
+    expect(input.accept).to.equal('image/*');
+    expect(input.getAttribute('capture')).to.equal('user');
+    input.files = files.files;
+    input.dispatchEvent(new Event('change'));
+    await untilFaceStep(element, 'review');
+    const enrolled = new Promise((resolve) => element.addEventListener('verify-enrolled', resolve, { once: true }));
+    faceButton(element, 'submit').click();
+    await enrolled;
+    const sent = host.calls.find((c) => c.route === 'enroll-face')!.body;
+    const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(sent.face_image as string), (c) => c.charCodeAt(0))]));
+    expect([bitmap.width, bitmap.height]).to.deep.equal([640, 480]);
+  });
+});
