@@ -41,6 +41,13 @@ picker.addEventListener('change', async () => {
 });
 // Widgets say when something changed; the enrolment line follows.
 document.addEventListener('verify-success', showEnrolment);
+document.addEventListener('verify-enrolled', showEnrolment);
+
+// Register, then verify: a fresh <face-verify> in the chosen mode.
+document.getElementById('face-mode').addEventListener('change', (event) => {
+  const slot = document.querySelector('[data-widget="face-verify"]');
+  slot.replaceChildren(Object.assign(document.createElement('face-verify'), { endpoint: '/api/verify', mode: event.target.value }));
+});
 showEnrolment();
 
 const { messages } = await (await fetch('/__emulator/messages')).json();

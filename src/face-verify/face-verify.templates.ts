@@ -52,8 +52,8 @@ export function renderFaceStep(v: FaceView): TemplateResult {
         <div part="stage" class="stage">
           <video part="video" playsinline muted autoplay></video>
           <svg part="guide" class="guide ${problem ? '' : 'good'}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
-            <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M50 12A24 34 0 1 0 50.01 12Z"></path>
-            <ellipse class="ring" cx="50" cy="46" rx="24" ry="34"></ellipse>
+            <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M30 46A20 36 0 1 0 70 46A20 36 0 1 0 30 46Z"></path>
+            <ellipse class="ring" cx="50" cy="46" rx="20" ry="36"></ellipse>
           </svg>
         </div>
         <p part="feedback" class="feedback ${problem ? 'warn' : 'good'}">${problem ? t[`quality_${problem}`] : t.qualityGood}</p>

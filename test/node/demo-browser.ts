@@ -1,6 +1,7 @@
 /** The demo (`node demo/server.mjs`, built first) in a headless Chromium, for end-to-end tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
@@ -22,6 +23,19 @@ export async function startDemo(env: Record<string, string> = {}, chromiumArgs: 
   server.stdout!.on('data', (chunk) => (output += chunk));
   while (!/demo: (\S+)/.test(output)) await once(server.stdout!, 'data');
   const url = /demo: (\S+)/.exec(output)![1]!;
+  const visitor = await openBrowser(url, chromiumArgs);
+  return {
+    url,
+    page: visitor.page,
+    close: async () => {
+      await visitor.close();
+      server.kill();
+    },
+  };
+}
+
+/** Another browser on a running demo: with its own camera and microphone files, for instance. */
+export async function openBrowser(url: string, chromiumArgs: string[] = []): Promise<{ page: Page; close(): Promise<void> }> {
   const browser: Browser = await puppeteer.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -30,14 +44,12 @@ export async function startDemo(env: Record<string, string> = {}, chromiumArgs: 
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error));
   await page.goto(url, { waitUntil: 'load' });
-  return {
-    url,
-    page,
-    close: async () => {
-      await browser.close();
-      server.kill();
-    },
-  };
+  return { page, close: () => browser.close() };
+}
+
+/** Chromium's fake camera fed from a fixture video. */
+export function cameraFrom(video: string): string[] {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${resolve(root, '../shared/fixtures/video', `${video}.mjpeg`)}`];
 }
 
 /** The code the emulator "sent" to this phone or email, read from the outbox as a person reads their phone. */

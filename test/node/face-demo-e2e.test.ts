@@ -1,0 +1,50 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'puppeteer-core';
+import { cameraFrom, hostChecksReceipt, openBrowser, startDemo, type Demo } from './demo-browser.js';
+
+const widget = `document.querySelector('face-verify')`;
+
+/** Signs in as the demo user, picks the mode, starts the camera, and uses the photo it takes by itself. */
+async function takeAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<string> {
+  await page.select('#user', 'omar');
+  await page.click(`#face-mode input[value="${mode}"]`);
+  await page.waitForFunction((w, m) => eval(w)?.mode === m && eval(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
+  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  await page.waitForFunction((w) => eval(w).step === 'review', { timeout: 15_000 }, widget);
+  const outcome = page.evaluate(
+    (w) =>
+      new Promise<string>((resolve) => {
+        const element = eval(w);
+        element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
+        element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
+        element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
+      }),
+    widget,
+  );
+  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  return outcome;
+}
+
+describe('<face-verify> end to end through the demo, cameras fed by the fixtures', () => {
+  let demo: Demo;
+  before(async () => (demo = await startDemo({}, cameraFrom('obama_1'))));
+  after(() => demo.close());
+
+  it('enrol with obama_1, then verify with obama_1: a match, and a receipt the host accepts', async () => {
+    assert.equal(await takeAndSend(demo.page, 'enroll'), 'enrolled');
+    const outcome = await takeAndSend(demo.page, 'verify');
+    assert.match(outcome, /^success:/);
+    const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length));
+    assert.deepEqual([checked.accepted, checked.claims?.sub, checked.claims?.mth], [true, 'omar', 'face']);
+  });
+
+  it('then verify with biden_1, from another camera: no match', async () => {
+    const other = await openBrowser(demo.url, cameraFrom('biden_1'));
+    try {
+      assert.equal(await takeAndSend(other.page, 'verify'), 'failure:no_match');
+    } finally {
+      await other.close();
+    }
+  });
+});
