@@ -2,10 +2,8 @@ import { html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
-import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifySuccessEvent } from '../events/success.js';
 import { CameraController, CameraError } from '../internal/camera-controller.js';
-import { HostError } from '../internal/host-api.js';
 import { RequestController, StaleAnswer } from '../internal/request-controller.js';
 import { VerifyElement } from '../internal/verify-element.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
@@ -215,15 +213,11 @@ export class FaceVerify extends VerifyElement {
       this.dispatchEvent(new VerifySuccessEvent({ method: 'face', receipt, expiresAt }));
     } catch (error) {
       if (error instanceof StaleAnswer) return;
-      const host = error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
+      const host = this.hostError(error);
       this.apply({ type: 'failed', code: host.code, ...host.extra });
       const message = this.t[`error_${host.code}`];
       this.announce(message);
-      this.dispatchEvent(
-        FAILURES.has(host.code)
-          ? new VerifyFailureEvent({ code: host.code, message, attemptsLeft: host.extra.attemptsLeft })
-          : new VerifyErrorEvent({ code: host.code, message, retryAfter: host.extra.retryAfter, status: host.status }),
-      );
+      this.reportProblem(host, message, FAILURES);
     }
   }
 }

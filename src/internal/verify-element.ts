@@ -6,7 +6,10 @@
  */
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { VerifyErrorEvent } from '../events/error.js';
+import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
+import { HostError } from './host-api.js';
 import { directionOf, languageOf, stringsFor, type Strings } from './localize.js';
 
 export abstract class VerifyElement extends LitElement {
@@ -50,6 +53,24 @@ export abstract class VerifyElement extends LitElement {
   protected announce(text: string): void {
     this.announcement = '';
     requestAnimationFrame(() => (this.announcement = text));
+  }
+
+  /** Any failure of a host call, as a HostError (a thrown non-HostError is a network or script fault). */
+  protected hostError(error: unknown): HostError {
+    return error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
+  }
+
+  /**
+   * Tells the page a host call failed: `verify-failure` when the person did not pass (the codes in
+   * `failures`), `verify-error` for everything else.
+   */
+  protected reportProblem(error: HostError, message: string, failures: ReadonlySet<string>): void {
+    const { code, extra, status } = error;
+    this.dispatchEvent(
+      failures.has(code)
+        ? new VerifyFailureEvent({ code, message, attemptsLeft: extra.attemptsLeft })
+        : new VerifyErrorEvent({ code, message, retryAfter: extra.retryAfter, status }),
+    );
   }
 
   protected setReceipt(receipt: string): void {

@@ -1,13 +1,10 @@
 import { html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { VerifyCodeSentEvent } from '../events/code-sent.js';
-import { VerifyErrorEvent } from '../events/error.js';
-import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifySuccessEvent } from '../events/success.js';
 import { CountdownController } from '../internal/countdown-controller.js';
 import { countryForDialed, DIAL_CODES, toE164 } from '../internal/dial-codes.js';
 import { suggestEmail } from '../internal/email-suggest.js';
-import { HostError } from '../internal/host-api.js';
 import { format, formatSeconds } from '../internal/localize.js';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../internal/protocol.js';
 import { RequestController, StaleAnswer } from '../internal/request-controller.js';
@@ -303,17 +300,13 @@ export class OtpVerify extends VerifyElement {
 
   #failed(error: unknown): void {
     if (error instanceof StaleAnswer) return;
-    const host = error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
+    const host = this.hostError(error);
     const problem: Problem = { code: host.code, ...host.extra };
     this.apply({ type: 'failed', problem });
     if (problem.retryAfter) this.wait.start(problem.retryAfter);
     const message = this.problemText(problem);
     this.announce(message);
-    this.dispatchEvent(
-      FAILURES.has(problem.code)
-        ? new VerifyFailureEvent({ code: problem.code, message, attemptsLeft: problem.attemptsLeft })
-        : new VerifyErrorEvent({ code: problem.code, message, retryAfter: problem.retryAfter, status: host.status }),
-    );
+    this.reportProblem(host, message, FAILURES);
   }
 
   #listenForSms(): void {

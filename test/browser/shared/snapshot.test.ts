@@ -1,21 +1,10 @@
 import { expect } from '@open-wc/testing';
 import { snapshot } from '../../../src/face-verify/snapshot.js';
-import { stopAll } from '../support/media.js';
-
-async function liveVideo() {
-  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 } });
-  const video = document.createElement('video');
-  video.muted = true;
-  video.playsInline = true;
-  video.srcObject = stream;
-  await video.play();
-  await new Promise((done) => video.requestVideoFrameCallback(() => done(undefined)));
-  return { video, stream };
-}
+import { liveVideo, stopAll } from '../support/media.js';
 
 describe('snapshot (the shutter)', () => {
   it('turns a camera frame into raw base64 JPEG of at most 640 px and 200 KB, and reports the time', async () => {
-    const { video, stream } = await liveVideo();
+    const { video, stream } = await liveVideo({ width: 1280, height: 720 });
     const times: number[] = [];
     let shot;
     for (let i = 0; i < 5; i++) {
@@ -35,7 +24,7 @@ describe('snapshot (the shutter)', () => {
   });
 
   it('lowers the quality until the picture fits a smaller budget', async () => {
-    const { video, stream } = await liveVideo();
+    const { video, stream } = await liveVideo({ width: 1280, height: 720 });
     const first = await snapshot(video, { maxSide: 320 });
     // Whatever this engine's camera shows, ask for less than its first try gave.
     const budget = Math.floor(first.base64.length * 0.8);

@@ -37,15 +37,21 @@ function sample(source: CanvasImageSource, width: number, height: number): Frame
   return { width, height, luma, mean };
 }
 
-/** Opens the camera, waits for a few real frames, and samples the last one. */
-export async function captureCameraFrame(): Promise<{ frame: Frame; stream: MediaStream }> {
-  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 } });
+/** A playing <video> of the camera, once `frames` real frames have arrived. */
+export async function liveVideo(constraints: MediaTrackConstraints = { width: 640, height: 480 }, frames = 1) {
+  const stream = await navigator.mediaDevices.getUserMedia({ video: constraints });
   const video = document.createElement('video');
   video.muted = true;
   video.playsInline = true;
   video.srcObject = stream;
   await video.play();
-  for (let i = 0; i < 3; i++) await new Promise((done) => video.requestVideoFrameCallback(() => done(undefined)));
+  for (let i = 0; i < frames; i++) await new Promise((done) => video.requestVideoFrameCallback(() => done(undefined)));
+  return { video, stream };
+}
+
+/** Opens the camera, waits for a few real frames, and samples the last one. */
+export async function captureCameraFrame(): Promise<{ frame: Frame; stream: MediaStream }> {
+  const { video, stream } = await liveVideo({ width: 640, height: 480 }, 3);
   const frame = sample(video, video.videoWidth, video.videoHeight);
   video.srcObject = null;
   return { frame, stream };
