@@ -22,8 +22,8 @@ const emulator = await startEmulator({
 emulator.state.outbox.subscribe((message) => console.log(formatOutboxMessage(message)));
 const service = createServiceClient({ baseUrl: emulator.baseUrl, apiKey: DEVELOPMENT_KEY });
 
-const cookies = (req) => Object.fromEntries((req.headers.cookie ?? '').split(/;\s*/).filter(Boolean).map((c) => c.split('=').map(decodeURIComponent)));
-const cookieOf = (request, name) => (request.headers.get('cookie') ?? '').match(new RegExp(`(?:^|;\\s*)${name}=([\\w-]+)`))?.[1] ?? null;
+/** A cookie's value from a Cookie header (Node's or the Fetch API's), or null. */
+const cookieOf = (header, name) => (header ?? '').match(new RegExp(`(?:^|;\\s*)${name}=([\\w-]+)`))?.[1] ?? null;
 
 // References live in memory here; a host keeps them in its own storage.
 const references = new Map();
@@ -33,10 +33,10 @@ const handler = createVerifyHandler({
   basePath: '/api/verify',
   receiptSecret: randomBytes(32).toString('hex'),
   getUser: (request) => {
-    const user = cookieOf(request, 'demo_user');
+    const user = cookieOf(request.headers.get('cookie'), 'demo_user');
     return DEMO_USERS.includes(user) ? user : null;
   },
-  getSessionId: (request) => cookieOf(request, 'demo_sid'),
+  getSessionId: (request) => cookieOf(request.headers.get('cookie'), 'demo_sid'),
   getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
   saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
   // The demo lets people enrol again to try other faces and voices; a real site should not.
@@ -53,7 +53,7 @@ const verifyListener = toNodeListener(handler);
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://demo');
   try {
-    if (!cookies(req).demo_sid) res.setHeader('set-cookie', `demo_sid=${randomBytes(12).toString('hex')}; Path=/; HttpOnly; SameSite=Lax`);
+    if (!cookieOf(req.headers.cookie, 'demo_sid')) res.setHeader('set-cookie', `demo_sid=${randomBytes(12).toString('hex')}; Path=/; HttpOnly; SameSite=Lax`);
     if (url.pathname.startsWith('/api/verify/')) return verifyListener(req, res);
     if (url.pathname.startsWith('/__emulator/')) return await proxy(req, res, url);
     if (url.pathname.startsWith('/demo/')) return await demoRoute(req, res, url.pathname);

@@ -12,6 +12,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { ssim } from 'ssim.js';
 import type { ImageInfo } from '../internal/media-sniff.js';
+import { areaLuma } from '../internal/luma.js';
 
 const THUMB = 48;
 
@@ -26,25 +27,11 @@ export function decodeImage(bytes: Uint8Array, type: ImageInfo['type']): Rgba {
   return jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 20, maxMemoryUsageInMB: 256 });
 }
 
-/** Luma thumbnail, area-averaged so that scaling the source changes it very little. */
+/** Luma thumbnail, as RGBA grey for ssim.js. */
 export function thumbnail(image: Rgba, size = THUMB): Rgba {
-  const sums = new Float64Array(size * size);
-  const counts = new Uint32Array(size * size);
-  const { data, width, height } = image;
-  for (let y = 0; y < height; y++) {
-    const row = Math.min(size - 1, Math.floor((y * size) / height)) * size;
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4;
-      const cell = row + Math.min(size - 1, Math.floor((x * size) / width));
-      sums[cell]! += 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
-      counts[cell]!++;
-    }
-  }
+  const luma = areaLuma(image, size, size);
   const out = new Uint8ClampedArray(size * size * 4);
-  for (let cell = 0; cell < sums.length; cell++) {
-    const luma = counts[cell] ? sums[cell]! / counts[cell]! : 0;
-    out.set([luma, luma, luma, 255], cell * 4);
-  }
+  luma.forEach((value, cell) => out.set([value, value, value, 255], cell * 4));
   return { data: out, width: size, height: size };
 }
 

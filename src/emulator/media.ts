@@ -3,7 +3,7 @@
  * undocumented, so these are the safe envelope from DESIGN §2 (raw base64, JPEG/PNG, 16-bit PCM WAV).
  */
 import { decodeWav, toMono, WavFormatError } from '../internal/wav.js';
-import { base64Problem, sniffImage, type ImageInfo } from '../internal/media-sniff.js';
+import { base64Problem, SAMPLE_BOUNDS, sniffImage, type ImageInfo } from '../internal/media-sniff.js';
 
 export class PayloadError extends Error {
   constructor(
@@ -28,11 +28,8 @@ export interface MediaLimits {
 
 export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxImageBytes: 2 * 1024 * 1024,
-  minImageSide: 64,
-  maxImageSide: 4096,
   maxAudioBytes: 5 * 1024 * 1024,
-  minAudioSeconds: 1,
-  maxAudioSeconds: 30,
+  ...SAMPLE_BOUNDS,
   minSampleRate: 8000,
   maxSampleRate: 48000,
   maxChannels: 2,

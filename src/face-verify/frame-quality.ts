@@ -3,11 +3,9 @@
  * face guide marks: mean luma (too dark, too bright) and the variance of its Laplacian (blur). Pure functions of pixels, so they run off the
  * critical path and are tested on real fixture frames.
  */
-export interface Pixels {
-  data: ArrayLike<number>;
-  width: number;
-  height: number;
-}
+import { areaLuma, type Pixels } from '../internal/luma.js';
+
+export type { Pixels };
 
 export interface FrameMeasures {
   /** Mean luma, 0-255. */
@@ -50,21 +48,7 @@ export function lumaGridSize(width: number, height: number): { width: number; he
 /** Luma of the frame, area-averaged down to at most 320 px wide. */
 export function lumaGrid(pixels: Pixels): { luma: Float32Array; width: number; height: number } {
   const { width, height } = lumaGridSize(pixels.width, pixels.height);
-  const scale = width / pixels.width;
-  const sums = new Float32Array(width * height);
-  const counts = new Uint16Array(width * height);
-  const { data } = pixels;
-  for (let y = 0; y < pixels.height; y++) {
-    const row = Math.min(height - 1, Math.floor(y * scale)) * width;
-    for (let x = 0; x < pixels.width; x++) {
-      const i = (y * pixels.width + x) * 4;
-      const cell = row + Math.min(width - 1, Math.floor(x * scale));
-      sums[cell]! += 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
-      counts[cell]!++;
-    }
-  }
-  for (let i = 0; i < sums.length; i++) sums[i]! /= counts[i] || 1;
-  return { luma: sums, width, height };
+  return { luma: areaLuma(pixels, width, height), width, height };
 }
 
 export function measureFrame(pixels: Pixels): FrameMeasures {

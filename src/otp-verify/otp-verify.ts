@@ -4,7 +4,7 @@ import { VerifyCodeSentEvent } from '../events/code-sent.js';
 import { VerifySuccessEvent } from '../events/success.js';
 import { CountdownController } from '../internal/countdown-controller.js';
 import { countryForDialed, DIAL_CODES, toE164 } from '../internal/dial-codes.js';
-import { suggestEmail } from '../internal/email-suggest.js';
+import { isEmailAddress, suggestEmail } from '../internal/email.js';
 import { format, formatSeconds } from '../internal/localize.js';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../internal/protocol.js';
 import { RequestController, StaleAnswer } from '../internal/request-controller.js';
@@ -215,7 +215,7 @@ export class OtpVerify extends VerifyElement {
     let contact: Contact;
     if (method === 'email') {
       const email = this.draft.email.trim();
-      if (!/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email)) return this.#fieldProblem('email', this.t.emailInvalid);
+      if (!isEmailAddress(email)) return this.#fieldProblem('email', this.t.emailInvalid);
       contact = { method, email };
     } else {
       const phone = toE164(this.selectedCountry, this.draft.phone);

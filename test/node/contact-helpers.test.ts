@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { countryForDialed, DIAL_CODES, toE164 } from '../../src/internal/dial-codes.js';
-import { suggestEmail } from '../../src/internal/email-suggest.js';
+import { suggestEmail } from '../../src/internal/email.js';
 import { asciiDigits } from '../../src/internal/digits.js';
 
 describe('dial codes', () => {

@@ -3,7 +3,7 @@
  * and the reference from the host's storage, so nobody can choose whom they are compared with.
  */
 import type { BiometricKind, EnrolledResponse } from '../../internal/protocol.js';
-import { base64Problem, base64Prefix, sniffImage, sniffWav } from '../../internal/media-sniff.js';
+import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage, sniffWav } from '../../internal/media-sniff.js';
 import { json } from '../http.js';
 import { ServiceError } from '../service-error.js';
 import type { ServiceClient } from '../service-client.js';
@@ -26,8 +26,9 @@ function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, va
   if (kind === 'face') {
     const image = sniffImage(base64Prefix(value));
     if (!image) fail('bad_sample', 'The picture must be a JPEG or PNG image.', { field });
-    if (Math.min(image.width, image.height) < 64 || Math.max(image.width, image.height) > 4096) {
-      fail('bad_sample', 'The picture must be between 64 and 4096 pixels a side.', { field });
+    const { minImageSide, maxImageSide } = SAMPLE_BOUNDS;
+    if (Math.min(image.width, image.height) < minImageSide || Math.max(image.width, image.height) > maxImageSide) {
+      fail('bad_sample', `The picture must be between ${minImageSide} and ${maxImageSide} pixels a side.`, { field });
     }
   } else {
     let seconds: number;
@@ -36,7 +37,10 @@ function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, va
     } catch {
       fail('bad_sample', 'The recording must be a 16-bit PCM WAV file.', { field });
     }
-    if (!(seconds >= 1 && seconds <= 30)) fail('bad_sample', 'The recording must last between 1 and 30 seconds.', { field });
+    const { minAudioSeconds, maxAudioSeconds } = SAMPLE_BOUNDS;
+    if (!(seconds >= minAudioSeconds && seconds <= maxAudioSeconds)) {
+      fail('bad_sample', `The recording must last between ${minAudioSeconds} and ${maxAudioSeconds} seconds.`, { field });
+    }
   }
   return value;
 }

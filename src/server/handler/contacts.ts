@@ -2,6 +2,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { OtpChannel } from '../../internal/protocol.js';
 import { asciiDigits } from '../../internal/digits.js';
+import { isEmailAddress } from '../../internal/email.js';
 
 import { fail } from './errors.js';
 
@@ -20,11 +21,9 @@ export function normalizePhone(value: unknown, channel: OtpChannel | null, count
   return phone.number;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 export function normalizeEmail(value: unknown): string {
   const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (email.length > 254 || !EMAIL.test(email)) fail('invalid_input', 'Enter a valid email address.', { field: 'email' });
+  if (!isEmailAddress(email)) fail('invalid_input', 'Enter a valid email address.', { field: 'email' });
   return email;
 }
 

@@ -1,5 +1,5 @@
 /** One request as the routes see it: checked origin, capped body, and who is asking. */
-import { HttpError, readCappedText } from '../http.js';
+import { HttpError, readJsonObject } from '../http.js';
 import { clientAddress } from '../node-adapter.js';
 import { hashIdentifier } from '../receipts.js';
 import { fail } from './errors.js';
@@ -32,24 +32,17 @@ export class RequestContext {
     if (!/^application\/json\b/i.test(this.request.headers.get('content-type') ?? '')) {
       fail('invalid_input', 'Send the request as application/json.', { status: 415 });
     }
-    let text: string;
+    let body: Record<string, unknown>;
     try {
-      text = await readCappedText(this.request, maxBytes);
+      body = await readJsonObject(this.request, maxBytes);
     } catch (error) {
       if (error instanceof HttpError) fail('invalid_input', error.message, { status: error.status });
       throw error;
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      fail('invalid_input', 'The request body is not valid JSON.');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('invalid_input', 'The request body must be a JSON object.');
     // Whatever the browser adds (user_id, a reference sample, a chosen code) is refused, never passed on.
     const extra = Object.keys(body).find((key) => !allowed.includes(key));
     if (extra) fail('invalid_input', `The field ${extra} is not accepted here.`, { field: extra });
-    return body as Record<string, unknown>;
+    return body;
   }
 
   async user(): Promise<string | null> {

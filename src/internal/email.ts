@@ -1,3 +1,8 @@
+/** What the widget and the host handler take as an email address; the service has the last word. */
+export function isEmailAddress(email: string): boolean {
+  return email.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email);
+}
+
 /**
  * A suggestion for a likely typo in a common email domain ("gmial.com" -> "gmail.com"): shown to
  * the person, never applied silently.
