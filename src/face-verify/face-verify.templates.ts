@@ -2,6 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Strings } from '../internal/localize.js';
 import type { FaceState } from './face-verify.flow.js';
+import { failureText } from './failure-text.js';
 
 export interface FaceView {
   state: FaceState;
@@ -9,7 +10,6 @@ export interface FaceView {
   mode: 'verify' | 'enroll';
   heading(text: string): TemplateResult;
   canSwitch: boolean;
-  browser: 'chrome' | 'firefox' | 'safari' | null;
   on: {
     start(): void;
     shutter(): void;
@@ -74,11 +74,8 @@ export function renderFaceStep(v: FaceView): TemplateResult {
     case 'success':
       return html`<div class="result success">${v.heading(t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
     case 'failure': {
-      const reason = state.reason;
-      const cameraText = (t as unknown as Record<string, string>)[`camera_${reason}${reason === 'denied' && v.browser ? `_${v.browser}` : ''}`];
-      const text = cameraText ?? (t as unknown as Record<string, string>)[`error_${reason}`] ?? t.error_upstream_unavailable;
       return html`${v.heading(t.failureHeading)}
-        <p part="error" class="error">${text}</p>
+        <p part="error" class="error">${failureText(t, state.reason)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
           ${state.canUpload ? uploadButton(v) : nothing}

@@ -12,6 +12,7 @@ import { styles } from './face-verify.styles.js';
 import { renderFaceStep, type FaceView } from './face-verify.templates.js';
 import { lumaGridSize, measureFrame, qualityProblems } from './frame-quality.js';
 import { snapshot } from './snapshot.js';
+import { failureText } from './failure-text.js';
 
 const QUALITY_INTERVAL_MS = 250;
 const FAILURES = new Set(['no_match', 'too_many_attempts']);
@@ -97,7 +98,6 @@ export class FaceVerify extends VerifyElement {
       mode: this.mode,
       heading: (text) => this.heading(text),
       canSwitch: this.camera.nextCamera !== null,
-      browser: browserFamily(),
       on: {
         start: () => this.apply({ type: 'start' }),
         shutter: () => void this.#capture(),
@@ -145,8 +145,9 @@ export class FaceVerify extends VerifyElement {
       if (!this.isConnected) return;
       const reason = error instanceof CameraError ? error.reason : 'unsupported';
       this.apply({ type: 'camera-failed', reason });
-      this.announce(this.t[`camera_${reason}`]);
-      this.dispatchEvent(new VerifyErrorEvent({ code: reason, message: this.t[`camera_${reason}`], status: 0 }));
+      const message = failureText(this.t, reason);
+      this.announce(message);
+      this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
     }
   }
 
@@ -215,18 +216,9 @@ export class FaceVerify extends VerifyElement {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);
       this.apply({ type: 'failed', code: host.code, ...host.extra });
-      const message = this.t[`error_${host.code}`];
+      const message = failureText(this.t, host.code);
       this.announce(message);
       this.reportProblem(host, message, FAILURES);
     }
   }
-}
-
-/** For instructions on unblocking the camera in the browser at hand. */
-function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
-  const agent = navigator.userAgent;
-  if (/Firefox\//.test(agent)) return 'firefox';
-  if (/Chrome\/|Chromium\//.test(agent)) return 'chrome';
-  if (/Safari\//.test(agent)) return 'safari';
-  return null;
 }

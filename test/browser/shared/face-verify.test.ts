@@ -36,9 +36,13 @@ describe('<face-verify>', () => {
     navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('no'), { name: 'NotAllowedError' }));
     host = fakeHost({});
     const element = await faceFixture();
+    const error = new Promise<CustomEvent>((resolve) => element.addEventListener('verify-error', (e) => resolve(e as CustomEvent), { once: true }));
     faceButton(element, 'submit').click();
     await untilFaceStep(element, 'failure');
-    expect(element.shadowRoot!.querySelector('[part~="error"]')!.textContent).to.match(/blocked/);
+    const shown = element.shadowRoot!.querySelector('[part~="error"]')!.textContent;
+    expect(shown).to.match(/blocked/);
+    // The page and screen-reader users are told the same steps as the screen shows.
+    expect((await error).detail).to.include({ code: 'denied', message: shown });
     expect(faceButton(element, 'upload')).to.exist;
     expect(faceButton(element, 'submit').textContent).to.contain('Try again');
   });
