@@ -29,7 +29,11 @@ export default [
   },
   // Widgets with Lit inside, for a page that loads one script (the demo; issue 7 makes the CDN file).
   {
-    input: { 'otp-verify': 'src/otp-verify/define.ts', 'face-verify': 'src/face-verify/define.ts' },
+    input: {
+      'otp-verify': 'src/otp-verify/define.ts',
+      'face-verify': 'src/face-verify/define.ts',
+      'face-detector': 'src/face-verify/model-face-detector.ts',
+    },
     output: { dir: 'dist/cdn', format: 'es', chunkFileNames: '[name]-[hash].js' },
     plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false)],
   },

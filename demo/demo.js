@@ -1,4 +1,6 @@
 // Live development outbox and balance. External file, so the page runs under a strict CSP.
+import { modelFaceDetector } from '/dist/cdn/face-detector.js';
+
 const list = document.getElementById('outbox');
 const empty = document.getElementById('outbox-empty');
 
@@ -43,10 +45,16 @@ picker.addEventListener('change', async () => {
 document.addEventListener('verify-success', showEnrolment);
 document.addEventListener('verify-enrolled', showEnrolment);
 
+// Where the browser has no FaceDetector of its own, the quality gate uses the model-based one,
+// loaded when the camera first shows a frame; one detector serves every <face-verify>.
+const detector = modelFaceDetector({ modelUrl: '/models/' });
+const withDetector = (element) => Object.assign(element, { detector: element.detector ?? detector });
+withDetector(document.querySelector('face-verify'));
+
 // Register, then verify: a fresh <face-verify> in the chosen mode.
 document.getElementById('face-mode').addEventListener('change', (event) => {
   const slot = document.querySelector('[data-widget="face-verify"]');
-  slot.replaceChildren(Object.assign(document.createElement('face-verify'), { endpoint: '/api/verify', mode: event.target.value }));
+  slot.replaceChildren(withDetector(Object.assign(document.createElement('face-verify'), { endpoint: '/api/verify', mode: event.target.value })));
 });
 showEnrolment();
 

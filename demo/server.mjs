@@ -4,13 +4,16 @@
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { dirname, extname, join, normalize } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY } from '../dist/emulator/index.js';
 import { createServiceClient, createVerifyHandler, toNodeListener } from '../dist/server/index.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+// The face detector's weights, served from the package that brings them: never from a CDN.
+const models = join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'model');
+const TYPES = { '.bin': 'application/octet-stream', '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
 /** The demo's "accounts": a real host takes the user from its own sign-in. */
 export const DEMO_USERS = ['amina', 'omar', 'sara'];
 
@@ -57,6 +60,7 @@ const server = createServer(async (req, res) => {
     if (url.pathname.startsWith('/api/verify/')) return verifyListener(req, res);
     if (url.pathname.startsWith('/__emulator/')) return await proxy(req, res, url);
     if (url.pathname.startsWith('/demo/')) return await demoRoute(req, res, url.pathname);
+    if (url.pathname.startsWith('/models/tiny_face_detector_model')) return await sendFile(res, join(models, url.pathname.slice('/models/'.length)), models);
     if (url.pathname.startsWith('/dist/')) return await sendFile(res, join(root, '..', url.pathname), join(root, '..', 'dist'));
     await sendFile(res, join(root, url.pathname === '/' ? 'index.html' : url.pathname), root);
   } catch (error) {

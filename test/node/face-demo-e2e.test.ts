@@ -47,4 +47,22 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
       await other.close();
     }
   });
+
+  it('noface_coffee: the gate says no face was found, and takes no photo', async () => {
+    const other = await openBrowser(demo.url, cameraFrom('noface_coffee'));
+    try {
+      const { page } = other;
+      await page.click('#face-mode input[value="verify"]');
+      await page.waitForFunction((w) => eval(w)?.mode === 'verify', {}, widget);
+      await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+      // The detector loads with the first frame; then its answer holds, frame after frame.
+      const said = (w: string) => ({ step: eval(w).step, said: eval(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent });
+      await page.waitForFunction((w) => eval(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent.startsWith('No face'), { timeout: 30_000 }, widget);
+      await new Promise((done) => setTimeout(done, 3000));
+      const after = await page.evaluate(said, widget);
+      assert.deepEqual(after, { step: 'preview', said: 'No face found: look at the camera.' });
+    } finally {
+      await other.close();
+    }
+  });
 });
