@@ -7,6 +7,7 @@ import { failureText } from './failure-text.js';
 export interface FaceView {
   state: FaceState;
   t: Strings;
+  language: string;
   mode: 'verify' | 'enroll';
   heading(text: string): TemplateResult;
   canSwitch: boolean;
@@ -72,10 +73,10 @@ export function renderFaceStep(v: FaceView): TemplateResult {
     case 'uploading':
       return html`${v.heading(t.checkingPhoto)}<div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'success':
-      return html`<div class="result success">${v.heading(t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
+      return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
     case 'failure': {
       return html`${v.heading(t.failureHeading)}
-        <p part="error" class="error">${failureText(t, state.reason)}</p>
+        <p part="error" class="error">${failureText(t, v.language, state)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
           ${state.canUpload ? uploadButton(v) : nothing}

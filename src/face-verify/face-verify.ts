@@ -95,6 +95,7 @@ export class FaceVerify extends VerifyElement {
     return {
       state: this.state,
       t: this.t,
+      language: this.language,
       mode: this.mode,
       heading: (text) => this.heading(text),
       canSwitch: this.camera.nextCamera !== null,
@@ -145,7 +146,7 @@ export class FaceVerify extends VerifyElement {
       if (!this.isConnected) return;
       const reason = error instanceof CameraError ? error.reason : 'unsupported';
       this.apply({ type: 'camera-failed', reason });
-      const message = failureText(this.t, reason);
+      const message = failureText(this.t, this.language, { reason });
       this.announce(message);
       this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
     }
@@ -216,7 +217,7 @@ export class FaceVerify extends VerifyElement {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);
       this.apply({ type: 'failed', code: host.code, ...host.extra });
-      const message = failureText(this.t, host.code);
+      const message = failureText(this.t, this.language, { reason: host.code, ...host.extra });
       this.announce(message);
       this.reportProblem(host, message, FAILURES);
     }

@@ -2,7 +2,7 @@
  * What <face-verify> says when it stops: the same words on screen, in the live region and in the
  * event. A blocked camera gets the steps to unblock it in the browser at hand.
  */
-import type { Strings } from '../internal/localize.js';
+import { format, formatSeconds, type Strings } from '../internal/localize.js';
 import type { FaceFailure } from './face-verify.flow.js';
 
 function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
@@ -13,7 +13,15 @@ function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
   return null;
 }
 
-export function failureText(t: Strings, reason: FaceFailure): string {
+export interface FailureFacts {
+  reason: FaceFailure;
+  attemptsLeft?: number;
+  retryAfter?: number;
+}
+
+export function failureText(t: Strings, language: string, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
+  if (reason === 'no_match' && attemptsLeft) return format(t.error_no_match_left, { count: new Intl.NumberFormat(language).format(attemptsLeft) });
+  if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
   const strings = t as unknown as Record<string, string | undefined>;
   const browser = reason === 'denied' ? browserFamily() : null;
   return (browser && strings[`camera_denied_${browser}`]) ?? strings[`camera_${reason}`] ?? strings[`error_${reason}`] ?? t.error_upstream_unavailable;

@@ -11,6 +11,16 @@ async function toPreview(element: FaceVerify) {
 
 const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
   ['priming', async () => {}],
+  ['permission', async (element) => {
+    navigator.mediaDevices.getUserMedia = () => new Promise(() => {});
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'permission');
+  }],
+  ['failure (camera blocked)', async (element) => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('no'), { name: 'NotAllowedError' }));
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'failure');
+  }],
   ['preview', toPreview],
   ['review', async (element) => {
     await toPreview(element);
@@ -24,6 +34,13 @@ const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
     faceButton(element, 'submit').click();
     await untilFaceStep(element, 'uploading');
   }],
+  ['success', async (element) => {
+    await toPreview(element);
+    faceButton(element, 'shutter').click();
+    await untilFaceStep(element, 'review');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'success');
+  }],
   ['failure (no match)', async (element) => {
     await toPreview(element);
     faceButton(element, 'shutter').click();
@@ -36,11 +53,20 @@ const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
 for (const lang of ['en', 'ar']) {
   describe(`<face-verify> accessibility (${lang})`, () => {
     let host: ReturnType<typeof fakeHost>;
-    afterEach(() => host?.stop());
+    const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
+    afterEach(() => {
+      host?.stop();
+      navigator.mediaDevices.getUserMedia = originalGetUserMedia;
+    });
     for (const [name, drive] of STEPS) {
       it(`axe finds no violation at ${name}`, async () => {
         host = fakeHost({
-          'verify-by-face': () => (name === 'uploading' ? { pending: true } : { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } }),
+          'verify-by-face': () =>
+            name === 'uploading'
+              ? { pending: true }
+              : name === 'success'
+                ? { body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }
+                : { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } },
         });
         const element = await faceFixture('manual', lang);
         await drive(element);

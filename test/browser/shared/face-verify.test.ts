@@ -70,4 +70,71 @@ describe('<face-verify>', () => {
     const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(sent.face_image as string), (c) => c.charCodeAt(0))]));
     expect([bitmap.width, bitmap.height]).to.deep.equal([640, 480]);
   });
+
+  // Every way the camera can fail ends on a screen that says what happened and how to go on.
+  const cameraFailures: [string, string | null, RegExp, boolean][] = [
+    ['NotFoundError', 'no-camera', /No camera/, true],
+    ['NotReadableError', 'busy', /Another app/, true],
+    ['OverconstrainedError', 'constraints', /can’t be used/, true],
+    ['TypeError', 'unsupported', /This browser/, false],
+    ['insecure context', 'insecure', /secure \(https\)/, false],
+  ];
+  // On the global object the attribute is the window's own property: put back what was there.
+  const secureContext = Object.getOwnPropertyDescriptor(window, 'isSecureContext') ?? Object.getOwnPropertyDescriptor(Window.prototype, 'isSecureContext')!;
+  for (const [cause, code, text, canRetry] of cameraFailures) {
+    it(`${cause}: says so, ${canRetry ? 'offers another try and' : 'offers'} the photo upload`, async function () {
+      if (cause === 'insecure context') {
+        // WebKitGTK's compiled reads of the window's attribute miss a redefinition once they have
+        // run (the test itself reads false, the controller true): Chromium and Firefox check this.
+        if (/AppleWebKit/.test(navigator.userAgent) && !/Chrome/.test(navigator.userAgent)) this.skip();
+        Object.defineProperty(window, 'isSecureContext', { value: false, configurable: true });
+      }
+      else navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('stubbed'), { name: cause }));
+      try {
+        host = fakeHost({});
+        const element = await faceFixture();
+        const error = new Promise<CustomEvent>((resolve) => element.addEventListener('verify-error', (e) => resolve(e as CustomEvent), { once: true }));
+        faceButton(element, 'submit').click();
+        await untilFaceStep(element, 'failure');
+        expect(element.shadowRoot!.querySelector('[part~="error"]')!.textContent).to.match(text);
+        expect((await error).detail.code).to.equal(code);
+        expect(faceButton(element, 'upload')).to.exist;
+        expect(Boolean(element.shadowRoot!.querySelector('button[part~="submit"]'))).to.equal(canRetry);
+      } finally {
+        Object.defineProperty(window, 'isSecureContext', secureContext);
+      }
+    });
+  }
+
+  it('a non-match says how many tries are left and offers another; none left, it stops', async () => {
+    let left = 1;
+    host = fakeHost({ 'verify-by-face': () => ({ status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: left-- } } }) });
+    const element = await faceFixture('manual');
+    for (const expected of [/1 tries left/, /^That didn’t match\.$/]) {
+      faceButton(element, 'submit').click();
+      await untilFaceStep(element, 'preview');
+      await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+      faceButton(element, 'shutter').click();
+      await untilFaceStep(element, 'review');
+      faceButton(element, 'submit').click();
+      await untilFaceStep(element, 'failure');
+      expect(element.shadowRoot!.querySelector('[part~="error"]')!.textContent).to.match(expected);
+    }
+    expect(element.shadowRoot!.querySelector('button[part~="submit"]')).to.equal(null);
+  });
+
+  it('too many tries: says how long to wait, with the time written out', async () => {
+    host = fakeHost({ 'verify-by-face': () => ({ status: 429, headers: { 'retry-after': '90' }, body: { error: { code: 'rate_limited', message: 'wait', retryAfter: 90 } } }) });
+    const element = await faceFixture('manual');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'preview');
+    await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+    faceButton(element, 'shutter').click();
+    await untilFaceStep(element, 'review');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'failure');
+    const shown = element.shadowRoot!.querySelector('[part~="error"]')!.textContent!;
+    expect(shown).to.match(/wait/);
+    expect(shown).not.to.contain('{');
+  });
 });
