@@ -99,6 +99,17 @@ function fixtures(context, next) {
   context.body = createReadStream(file);
 }
 
+/**
+ * Source modules are TypeScript: a `.js` URL that is not a file (the voice worklet, loaded with
+ * addModule from `new URL('./x.js', import.meta.url)` as the build lays it out) is served from its `.ts`.
+ */
+function typescriptSources(context, next) {
+  if (context.path.startsWith('/src/') && context.path.endsWith('.js') && !existsSync(resolve(`.${context.path}`)) && existsSync(resolve(`.${context.path.replace(/\.js$/, '.ts')}`))) {
+    context.url = context.url.replace(/\.js(?=$|\?)/, '.ts');
+  }
+  return next();
+}
+
 const html = (feed) => (testFramework) =>
   `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"></head><body>
   <script>window.FEED = ${JSON.stringify(feed ?? null)};</script>
@@ -129,6 +140,6 @@ export default {
   testFramework: { config: { timeout: 20000 } },
   testRunnerHtml: html(null),
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
-  middleware: [fixtures],
+  middleware: [fixtures, typescriptSources],
   groups,
 };
