@@ -1,10 +1,10 @@
-import type { CameraFailure } from '../internal/camera-controller.js';
+import type { DeviceFailure } from '../internal/device-controller.js';
 import type { ErrorCode } from '../internal/protocol.js';
 
 /** Something other than the person failed: the camera or microphone, the network, the host, a limit. */
 export class VerifyErrorEvent extends Event {
   static readonly type = 'verify-error';
-  constructor(readonly detail: { readonly code: ErrorCode | CameraFailure; readonly message: string; readonly retryAfter?: number; readonly status: number }) {
+  constructor(readonly detail: { readonly code: ErrorCode | DeviceFailure; readonly message: string; readonly retryAfter?: number; readonly status: number }) {
     super(VerifyErrorEvent.type, { bubbles: true, composed: true });
   }
 }

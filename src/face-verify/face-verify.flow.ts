@@ -3,7 +3,7 @@
  * of its own, so every path is tested on Node. The element opens the camera, measures frames and
  * uploads as the steps ask.
  */
-import type { CameraFailure } from '../internal/camera-controller.js';
+import type { CameraFailure } from '../internal/device-controller.js';
 import type { ErrorCode } from '../internal/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 

@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Strings } from '../internal/localize.js';
 import type { FaceState } from './face-verify.flow.js';
-import { failureText } from './failure-text.js';
+import { failureText } from '../internal/failure-text.js';
 
 export interface FaceView {
   state: FaceState;
@@ -76,7 +76,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
       return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
     case 'failure': {
       return html`${v.heading(t.failureHeading)}
-        <p part="error" class="error">${failureText(t, v.language, state)}</p>
+        <p part="error" class="error">${failureText(t, v.language, 'camera', state)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
           ${state.canUpload ? uploadButton(v) : nothing}

@@ -3,7 +3,8 @@ import { property, state } from 'lit/decorators.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifySuccessEvent } from '../events/success.js';
-import { CameraController, CameraError } from '../internal/camera-controller.js';
+import { CameraController } from '../internal/camera-controller.js';
+import { DeviceError, type CameraFailure } from '../internal/device-controller.js';
 import { RequestController, StaleAnswer } from '../internal/request-controller.js';
 import { VerifyElement } from '../internal/verify-element.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
@@ -12,7 +13,7 @@ import { styles } from './face-verify.styles.js';
 import { renderFaceStep, type FaceView } from './face-verify.templates.js';
 import { lumaGridSize, measureFrame, qualityProblems } from './frame-quality.js';
 import { snapshot } from './snapshot.js';
-import { failureText } from './failure-text.js';
+import { failureText } from '../internal/failure-text.js';
 
 const QUALITY_INTERVAL_MS = 250;
 const FAILURES = new Set(['no_match', 'too_many_attempts']);
@@ -144,9 +145,9 @@ export class FaceVerify extends VerifyElement {
       this.apply({ type: 'granted' });
     } catch (error) {
       if (!this.isConnected) return;
-      const reason = error instanceof CameraError ? error.reason : 'unsupported';
+      const reason = error instanceof DeviceError ? (error.reason as CameraFailure) : 'unsupported';
       this.apply({ type: 'camera-failed', reason });
-      const message = failureText(this.t, this.language, { reason });
+      const message = failureText(this.t, this.language, 'camera', { reason });
       this.announce(message);
       this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
     }
@@ -217,7 +218,7 @@ export class FaceVerify extends VerifyElement {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);
       this.apply({ type: 'failed', code: host.code, ...host.extra });
-      const message = failureText(this.t, this.language, { reason: host.code, ...host.extra });
+      const message = failureText(this.t, this.language, 'camera', { reason: host.code, ...host.extra });
       this.announce(message);
       this.reportProblem(host, message, FAILURES);
     }

@@ -3,6 +3,8 @@
  * longest side, as raw base64 without a data: prefix, re-encoded at lower quality until it fits the
  * byte budget. Never mirrored: the preview is, the picture is not.
  */
+import { bytesToBase64 } from '../internal/base64.js';
+
 export interface SnapshotOptions {
   maxSide?: number;
   /** Largest base64 length accepted, in characters. */
@@ -39,9 +41,5 @@ export async function snapshot(source: HTMLVideoElement | ImageBitmap, options: 
 async function toBase64(canvas: HTMLCanvasElement, quality: number): Promise<string> {
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', quality));
   if (!blob) throw new Error('the browser could not encode a JPEG');
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  // In slices, so that String.fromCharCode's argument list stays short.
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+  return bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
 }

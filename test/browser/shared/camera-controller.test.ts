@@ -1,6 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
-import { CameraController, CameraError } from '../../../src/internal/camera-controller.js';
+import { CameraController } from '../../../src/internal/camera-controller.js';
+import { DeviceError } from '../../../src/internal/device-controller.js';
 
 class CameraHost extends LitElement {
   camera = new CameraController(this);
@@ -46,8 +47,8 @@ describe('CameraController', () => {
       const element = await fixture<CameraHost>(html`<camera-host></camera-host>`);
       let caught: unknown;
       await element.camera.open().catch((error) => (caught = error));
-      expect(caught).to.be.instanceOf(CameraError);
-      expect((caught as CameraError).reason).to.equal(reason);
+      expect(caught).to.be.instanceOf(DeviceError);
+      expect((caught as DeviceError).reason).to.equal(reason);
     });
   }
 
@@ -59,7 +60,7 @@ describe('CameraController', () => {
     const opening = element.camera.open().catch((error) => error);
     element.remove();
     resolve(real);
-    expect(((await opening) as CameraError).reason).to.equal('busy');
+    expect(((await opening) as DeviceError).reason).to.equal('busy');
     expect(real.getTracks().every((t) => t.readyState === 'ended')).to.be.true;
   });
 });

@@ -1,9 +1,10 @@
 /**
- * What <face-verify> says when it stops: the same words on screen, in the live region and in the
- * event. A blocked camera gets the steps to unblock it in the browser at hand.
+ * What <face-verify> and <voice-verify> say when they stop: the same words on screen, in the live
+ * region and in the event. A blocked device gets the steps to unblock it in the browser at hand.
  */
-import { format, formatSeconds, type Strings } from '../internal/localize.js';
-import type { FaceFailure } from './face-verify.flow.js';
+import { format, formatSeconds, type Strings } from './localize.js';
+import type { ErrorCode } from './protocol.js';
+import type { DeviceFailure } from './device-controller.js';
 
 function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
   const agent = navigator.userAgent;
@@ -14,15 +15,15 @@ function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
 }
 
 export interface FailureFacts {
-  reason: FaceFailure;
+  reason: DeviceFailure | ErrorCode;
   attemptsLeft?: number;
   retryAfter?: number;
 }
 
-export function failureText(t: Strings, language: string, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
+export function failureText(t: Strings, language: string, device: 'camera' | 'microphone', { reason, attemptsLeft, retryAfter }: FailureFacts): string {
   if (reason === 'no_match' && attemptsLeft) return format(t.error_no_match_left, { count: new Intl.NumberFormat(language).format(attemptsLeft) });
   if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
   const strings = t as unknown as Record<string, string | undefined>;
   const browser = reason === 'denied' ? browserFamily() : null;
-  return (browser && strings[`camera_denied_${browser}`]) ?? strings[`camera_${reason}`] ?? strings[`error_${reason}`] ?? t.error_upstream_unavailable;
+  return (browser && strings[`${device}_denied_${browser}`]) ?? strings[`${device}_${reason}`] ?? strings[`error_${reason}`] ?? t.error_upstream_unavailable;
 }

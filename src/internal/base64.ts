@@ -1,0 +1,7 @@
+/** Bytes to base64 without a data: prefix, the way samples travel in the service's JSON. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  // In slices, so that String.fromCharCode's argument list stays short.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

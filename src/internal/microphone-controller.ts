@@ -1,0 +1,68 @@
+/**
+ * Owns the microphone of a widget (see DeviceController) and the AudioContext that records it:
+ * the recorder worklet turns the microphone into 16 kHz frames off the main thread. Releasing it
+ * stops every track and closes the AudioContext.
+ */
+import { DeviceController } from './device-controller.js';
+import type { VoiceFrame } from '../voice-verify/voice-frames.js';
+
+/** Browser processing of the microphone; off by default, since speaker verification wants raw audio. */
+export interface AudioProcessing {
+  echoCancellation: boolean;
+  noiseSuppression: boolean;
+  autoGainControl: boolean;
+}
+
+export class MicrophoneController extends DeviceController {
+  protected readonly missing = 'no-microphone';
+  context: AudioContext | null = null;
+  #recorder: AudioWorkletNode | null = null;
+
+  /** Opens the microphone, mono; call it from a user gesture. */
+  open(processing: AudioProcessing): Promise<MediaStream> {
+    return this.acquire({ audio: { channelCount: 1, ...processing }, video: false });
+  }
+
+  /**
+   * Starts recording the open microphone; each 20 ms frame goes to `onFrame`. Call it from a user
+   * gesture: the AudioContext is created before the first await, where browsers let it start.
+   */
+  async record(workletUrl: string | URL, onFrame: (frame: VoiceFrame) => void): Promise<number> {
+    const stream = this.stream;
+    if (!stream) throw new Error('the microphone is not open');
+    const context = (this.context = new AudioContext());
+    const resumed = context.resume();
+    await context.audioWorklet.addModule(workletUrl);
+    if (this.context !== context) throw new Error('released while starting');
+    const recorder = (this.#recorder = new AudioWorkletNode(context, 'verify-voice-recorder', { numberOfOutputs: 0 }));
+    recorder.port.onmessage = ({ data }: MessageEvent<VoiceFrame | 'stopped'>) => {
+      if (data !== 'stopped') onFrame(data);
+    };
+    context.createMediaStreamSource(stream).connect(recorder);
+    await resumed;
+    return context.sampleRate;
+  }
+
+  /** Ends the recording: the worklet sends what it still holds, then everything is released. */
+  async finish(): Promise<void> {
+    const recorder = this.#recorder;
+    if (recorder) {
+      await new Promise<void>((done) => {
+        const previous = recorder.port.onmessage!;
+        recorder.port.onmessage = (event) => (event.data === 'stopped' ? done() : previous.call(recorder.port, event));
+        recorder.port.postMessage('stop');
+        // A context that stopped running (hidden page, device gone) would never answer.
+        setTimeout(done, 500);
+      });
+    }
+    this.stop();
+  }
+
+  override stop(): void {
+    this.#recorder?.port.close();
+    this.#recorder = null;
+    void this.context?.close().catch(() => {});
+    this.context = null;
+    super.stop();
+  }
+}

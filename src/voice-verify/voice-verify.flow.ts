@@ -1,0 +1,84 @@
+/**
+ * The steps of <voice-verify> and how events move between them. Pure: no DOM, no microphone, no
+ * clock — the element feeds it what happened and records, plays and uploads as the steps ask.
+ */
+import type { ErrorCode } from '../internal/protocol.js';
+import type { MicrophoneFailure } from '../internal/device-controller.js';
+import type { VoiceProblem } from './voice-quality.js';
+
+export type VoiceFailure = MicrophoneFailure | ErrorCode;
+
+export type VoiceState =
+  | { step: 'priming' }
+  | { step: 'permission' }
+  | { step: 'ready' }
+  | { step: 'recording'; warning: VoiceProblem | null }
+  | { step: 'review'; audio: string; seconds: number; problems: VoiceProblem[] }
+  | { step: 'uploading'; audio: string }
+  | { step: 'success' }
+  | { step: 'failure'; reason: VoiceFailure; attemptsLeft?: number; retryAfter?: number; canRetry: boolean };
+
+export type VoiceStep = VoiceState['step'];
+
+export type VoiceEvent =
+  | { type: 'start' }
+  | { type: 'granted' }
+  | { type: 'microphone-failed'; reason: MicrophoneFailure }
+  /** The page was hidden or the device went away: the microphone is released. */
+  | { type: 'released' }
+  | { type: 'record' }
+  | { type: 'warning'; problem: VoiceProblem | null }
+  | { type: 'recorded'; audio: string; seconds: number; problems: VoiceProblem[] }
+  | { type: 'rerecord' }
+  | { type: 'confirm' }
+  | { type: 'done' }
+  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
+  | { type: 'retry' };
+
+export const initialVoiceState: VoiceState = { step: 'priming' };
+
+/** Microphone failures the person can undo (allow it, plug one in, close the other app). */
+const RETRYABLE_MICROPHONE: readonly MicrophoneFailure[] = ['denied', 'busy', 'no-microphone', 'constraints'];
+
+export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceState {
+  switch (event.type) {
+    case 'start':
+      return state.step === 'priming' ? { step: 'permission' } : state;
+    case 'granted':
+      return state.step === 'permission' ? { step: 'ready' } : state;
+    case 'microphone-failed':
+      if (state.step !== 'permission' && state.step !== 'ready' && state.step !== 'recording') return state;
+      return { step: 'failure', reason: event.reason, canRetry: RETRYABLE_MICROPHONE.includes(event.reason) };
+    case 'released':
+      return state.step === 'ready' || state.step === 'recording' || state.step === 'permission' ? { step: 'priming' } : state;
+    case 'record':
+      return state.step === 'ready' ? { step: 'recording', warning: null } : state;
+    case 'warning':
+      return state.step === 'recording' && state.warning !== event.problem ? { ...state, warning: event.problem } : state;
+    case 'recorded':
+      return state.step === 'recording' ? { step: 'review', audio: event.audio, seconds: event.seconds, problems: event.problems } : state;
+    case 'rerecord':
+      return state.step === 'review' ? { step: 'permission' } : state;
+    case 'confirm':
+      return state.step === 'review' && state.problems.length === 0 ? { step: 'uploading', audio: state.audio } : state;
+    case 'done':
+      return state.step === 'uploading' ? { step: 'success' } : state;
+    case 'failed':
+      return state.step === 'uploading' ? uploadFailed(event) : state;
+    case 'retry':
+      return state.step === 'failure' && state.canRetry ? { step: 'permission' } : state;
+  }
+}
+
+function uploadFailed({ code, attemptsLeft, retryAfter }: Extract<VoiceEvent, { type: 'failed' }>): VoiceState {
+  switch (code) {
+    case 'no_match':
+      return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0 };
+    case 'bad_sample':
+    case 'upstream_unavailable':
+    case 'rate_limited':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true };
+    default:
+      return { step: 'failure', reason: code, canRetry: false };
+  }
+}

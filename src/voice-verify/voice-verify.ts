@@ -1,0 +1,277 @@
+import { html, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { VerifyEnrolledEvent } from '../events/enrolled.js';
+import { VerifyErrorEvent } from '../events/error.js';
+import { VerifySuccessEvent } from '../events/success.js';
+import { bytesToBase64 } from '../internal/base64.js';
+import { DeviceError, type MicrophoneFailure } from '../internal/device-controller.js';
+import { failureText } from '../internal/failure-text.js';
+import { MicrophoneController } from '../internal/microphone-controller.js';
+import { RequestController, StaleAnswer } from '../internal/request-controller.js';
+import { VerifyElement } from '../internal/verify-element.js';
+import { encodeWav } from '../internal/wav.js';
+import { OUTPUT_RATE, type VoiceFrame } from './voice-frames.js';
+import { analyseVoice, dbfs, liveWarning, type FrameStats } from './voice-quality.js';
+import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState } from './voice-verify.flow.js';
+import { styles } from './voice-verify.styles.js';
+import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.templates.js';
+
+const FAILURES = new Set(['no_match', 'too_many_attempts']);
+/** Bars in the level meter: the last second and a half of sound, drawn. */
+const METER_BARS = 30;
+
+/**
+ * Verifies a person by their voice reading a prompt, or registers their voice (mode="enroll"),
+ * through the host handler.
+ *
+ * @summary Voice verification: priming, a prompt to read, recording with a level meter, quality gate, review, upload.
+ *
+ * @fires verify-step-change - The step changed: `{step, previous}`.
+ * @fires verify-success - Verified: `{method: 'voice', receipt, expiresAt}`; check the receipt on your server.
+ * @fires verify-enrolled - The voice was registered (mode="enroll"): `{kind: 'voice'}`.
+ * @fires verify-failure - The voice did not match: `{code, message, attemptsLeft}`.
+ * @fires verify-error - The microphone, the network, the host or a limit failed: `{code, message, retryAfter, status}`.
+ * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ *
+ * @csspart base - The whole widget.
+ * @csspart heading - Each step's heading.
+ * @csspart message - Explanatory text.
+ * @csspart prompt - The words to read.
+ * @csspart meter - The level meter.
+ * @csspart bar - One bar of the level meter.
+ * @csspart countdown - The time left to record.
+ * @csspart feedback - What the person should change while recording.
+ * @csspart error - An error message, or what the gate asks after a recording.
+ * @csspart button - Every button.
+ * @csspart submit - The main button of a step.
+ * @csspart record - The record button.
+ * @csspart stop - The stop button.
+ * @csspart play - The play-back button.
+ * @csspart spinner - The progress indicator.
+ * @csspart live - The polite live region.
+ *
+ * @cssproperty --verify-accent - Accent color.
+ * @cssproperty --verify-fg - Text color.
+ * @cssproperty --verify-bg - Background color.
+ * @cssproperty --verify-error - Error color.
+ * @cssproperty --verify-success - Success color.
+ * @cssproperty --verify-radius - Corner radius.
+ * @cssproperty --verify-gap - Spacing unit.
+ * @cssproperty --verify-font - Font family.
+ *
+ * @cssstate priming - Saying why the microphone is needed.
+ * @cssstate permission - Waiting for the browser's microphone prompt.
+ * @cssstate ready - The prompt, before recording.
+ * @cssstate recording - Recording, with the level meter.
+ * @cssstate review - The recording, to use, play back or record again.
+ * @cssstate uploading - Sending the recording.
+ * @cssstate success - Verified or registered.
+ * @cssstate failure - Stopped, with a way on.
+ */
+export class VoiceVerify extends VerifyElement {
+  static override styles = styles;
+
+  /** `verify` compares with the user's registered voice; `enroll` registers this one. */
+  @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
+  /** The text to read; by default a fresh sequence of random digits for each recording. */
+  @property() prompt = '';
+  /** How many digits the default prompt has. */
+  @property({ type: Number }) digits = 8;
+  /** Longest recording, in seconds. */
+  @property({ attribute: 'max-duration', type: Number }) maxDuration = 8;
+  /** Least detected speech, in seconds, for an upload. */
+  @property({ attribute: 'min-speech', type: Number }) minSpeech = 2;
+  /** The browser's processing of the microphone: off by default, as speaker verification wants raw audio. */
+  @property({ attribute: 'echo-cancellation', type: Boolean }) echoCancellation = false;
+  @property({ attribute: 'noise-suppression', type: Boolean }) noiseSuppression = false;
+  @property({ attribute: 'auto-gain-control', type: Boolean }) autoGainControl = false;
+  /** Where the recorder worklet is served, for bundlers that move it; beside this module by default. */
+  @property({ attribute: 'worklet-url' }) workletUrl = new URL('./recorder.worklet.js', import.meta.url).href;
+
+  @state() protected state: VoiceState = initialVoiceState;
+  @state() protected levels: number[] = [];
+  @state() protected elapsed = 0;
+  @state() protected playing = false;
+  protected readonly microphone = new MicrophoneController(this);
+  protected readonly requests = new RequestController(this);
+  protected currentDigits = '';
+  #frames: VoiceFrame[] = [];
+  #inputRate = 0;
+  #recorded: Float32Array<ArrayBuffer> | null = null;
+  #player: AudioContext | null = null;
+  #stopping = false;
+
+  constructor() {
+    super();
+    this.microphone.onRelease = () => this.apply({ type: 'released' });
+  }
+
+  get step(): VoiceState['step'] {
+    return this.state.step;
+  }
+
+  protected override render() {
+    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.step === 'uploading' || this.step === 'permission'}>
+      ${this.liveRegion()} ${renderVoiceStep(this.#view())}
+    </div>`;
+  }
+
+  #view(): VoiceView {
+    return {
+      state: this.state,
+      t: this.t,
+      language: this.language,
+      mode: this.mode,
+      heading: (text) => this.heading(text),
+      prompt: this.prompt || this.currentDigits,
+      digits: !this.prompt,
+      levels: this.levels,
+      remaining: Math.max(0, this.maxDuration - this.elapsed),
+      maxDuration: this.maxDuration,
+      playing: this.playing,
+      on: {
+        start: () => this.apply({ type: 'start' }),
+        record: () => void this.#record(),
+        stop: () => void this.#stop(),
+        play: () => this.#togglePlayback(),
+        rerecord: () => this.apply({ type: 'rerecord' }),
+        confirm: () => this.apply({ type: 'confirm' }),
+        retry: () => this.apply({ type: 'retry' }),
+      },
+    };
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stopPlayback();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    // A fresh prompt for each recording, so that a recording of an earlier one does not fit.
+    if (this.step === 'ready' && changed.has('state') && (changed.get('state') as VoiceState | undefined)?.step !== 'ready') {
+      this.currentDigits = randomDigits(this.digits);
+    }
+  }
+
+  /** Moves the flow, then does what the new step needs. */
+  protected apply(event: VoiceEvent): void {
+    const before = this.state;
+    this.state = transitionVoice(before, event);
+    if (this.state === before) return;
+    const step = this.state.step;
+    if (step === 'permission' && before.step !== 'permission') void this.#openMicrophone();
+    if (step === 'uploading') void this.#upload(this.state.audio);
+    if (step === 'recording' && this.state.warning && before.step === 'recording' && before.warning !== this.state.warning) {
+      this.announce(this.t[`voice_${this.state.warning}`]);
+    }
+    // The microphone is only on from the prompt to the end of the recording.
+    if (step !== 'permission' && step !== 'ready' && step !== 'recording') this.microphone.stop();
+    if (step !== 'review') this.#stopPlayback();
+  }
+
+  async #openMicrophone(): Promise<void> {
+    try {
+      await this.microphone.open({ echoCancellation: this.echoCancellation, noiseSuppression: this.noiseSuppression, autoGainControl: this.autoGainControl });
+      this.apply({ type: 'granted' });
+    } catch (error) {
+      this.#microphoneFailed(error instanceof DeviceError ? (error.reason as MicrophoneFailure) : 'unsupported');
+    }
+  }
+
+  #microphoneFailed(reason: MicrophoneFailure): void {
+    if (!this.isConnected) return;
+    this.apply({ type: 'microphone-failed', reason });
+    const message = failureText(this.t, this.language, 'microphone', { reason });
+    this.announce(message);
+    this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
+  }
+
+  async #record(): Promise<void> {
+    this.#frames = [];
+    this.levels = [];
+    this.elapsed = 0;
+    this.#stopping = false;
+    this.apply({ type: 'record' });
+    try {
+      this.#inputRate = await this.microphone.record(this.workletUrl, (frame) => this.#onFrame(frame));
+    } catch {
+      // No AudioWorklet (an old or in-app browser), or the worklet file is not served.
+      this.#microphoneFailed('unsupported');
+    }
+  }
+
+  #onFrame(frame: VoiceFrame): void {
+    this.#frames.push(frame);
+    if (this.#stopping) return;
+    this.elapsed += frame.count / this.#inputRate;
+    this.levels = [...this.levels.slice(1 - METER_BARS), dbfs(frame.rms)];
+    this.apply({ type: 'warning', problem: liveWarning(this.#frames as FrameStats[]) });
+    if (this.elapsed >= this.maxDuration) void this.#stop();
+  }
+
+  /** Stop: the worklet's last samples, then the gate, then the WAV, in that order. */
+  async #stop(): Promise<void> {
+    if (this.step !== 'recording' || this.#stopping) return;
+    this.#stopping = true;
+    performance.mark('verify-voice-stop');
+    await this.microphone.finish();
+    const frames = this.#frames;
+    const samples = new Float32Array(frames.reduce((n, f) => n + f.samples.length, 0));
+    frames.reduce((offset, f) => (samples.set(f.samples, offset), offset + f.samples.length), 0);
+    this.#recorded = samples;
+    const analysis = analyseVoice(frames, { minSpeechSeconds: this.minSpeech });
+    const audio = analysis.problems.length ? '' : bytesToBase64(encodeWav(samples, OUTPUT_RATE));
+    performance.measure('verify-voice-wav', 'verify-voice-stop');
+    this.apply({ type: 'recorded', audio, seconds: samples.length / OUTPUT_RATE, problems: analysis.problems });
+    const problem = analysis.problems[0];
+    if (problem) this.announce(this.t[`voice_${problem}`]);
+  }
+
+  /** Plays the recording back through Web Audio: no blob: or data: URL for a CSP to allow. */
+  #togglePlayback(): void {
+    if (this.playing) return this.#stopPlayback();
+    const samples = this.#recorded;
+    if (!samples?.length) return;
+    const context = (this.#player = new AudioContext());
+    const buffer = context.createBuffer(1, samples.length, OUTPUT_RATE);
+    buffer.copyToChannel(samples, 0);
+    const source = context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(context.destination);
+    source.onended = () => this.#stopPlayback();
+    source.start();
+    this.playing = true;
+  }
+
+  #stopPlayback(): void {
+    void this.#player?.close().catch(() => {});
+    this.#player = null;
+    this.playing = false;
+  }
+
+  async #upload(audio: string): Promise<void> {
+    const enrolling = this.mode === 'enroll';
+    try {
+      const answer = await this.requests.call(enrolling ? 'enroll-voice' : 'verify-by-voice', enrolling ? { audio } : { query_audio: audio });
+      this.apply({ type: 'done' });
+      if (enrolling) {
+        this.announce(this.t.voiceEnrolled);
+        this.dispatchEvent(new VerifyEnrolledEvent({ kind: 'voice' }));
+        return;
+      }
+      const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
+      const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
+      this.setReceipt(receipt);
+      this.announce(this.t.voiceVerified);
+      this.dispatchEvent(new VerifySuccessEvent({ method: 'voice', receipt, expiresAt }));
+    } catch (error) {
+      if (error instanceof StaleAnswer) return;
+      const host = this.hostError(error);
+      this.apply({ type: 'failed', code: host.code, ...host.extra });
+      const message = failureText(this.t, this.language, 'microphone', { reason: host.code, ...host.extra });
+      this.announce(message);
+      this.reportProblem(host, message, FAILURES);
+    }
+  }
+}

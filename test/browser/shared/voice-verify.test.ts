@@ -1,0 +1,110 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import { fakeHost } from '../support/fake-host.js';
+import { readWav, untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
+import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
+
+/** What the element holds, for tests: its microphone controller. */
+const microphoneOf = (element: VoiceVerify) => (element as unknown as { microphone: { stream: MediaStream | null; context: AudioContext | null } }).microphone;
+
+describe('<voice-verify>', function () {
+  this.timeout(40_000);
+  let host: ReturnType<typeof fakeHost>;
+  const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
+  afterEach(() => {
+    host?.stop();
+    navigator.mediaDevices.getUserMedia = originalGetUserMedia;
+  });
+
+  it('primes, shows fresh digits to read, records with a meter and a countdown, stops at the maximum, and uploads a 16 kHz mono WAV', async () => {
+    host = fakeHost({ 'verify-by-voice': () => ({ body: { verified: true, method: 'voice', receipt: 'voice.receipt', expiresAt: null } }) });
+    const element = await voiceFixture('max-duration="3"');
+    expect(element.step).to.equal('priming');
+    expect(navigator.mediaDevices.getUserMedia).to.equal(originalGetUserMedia);
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'ready');
+    const prompt = voiceText(element, 'prompt');
+    expect(prompt).to.match(/^\d{4} \d{4}$/);
+    voiceButton(element, 'record').click();
+    await untilVoiceStep(element, 'recording');
+    await waitUntil(() => element.shadowRoot!.querySelectorAll('[part~="bar"]').length > 10, 'the meter draws');
+    const meter = element.shadowRoot!.querySelector('[role="meter"]')!;
+    expect(Number(meter.getAttribute('aria-valuenow'))).to.be.within(-60, 0);
+    expect(voiceText(element, 'countdown')).to.match(/left/);
+    await untilVoiceStep(element, 'review', 20_000);
+    const problem = voiceText(element, 'error');
+    if (window.FEED) expect(problem, 'speech from the fixture passes the gate').to.equal('');
+    if (problem) {
+      // A synthetic microphone (a steady tone) is not speech: the gate says why, and offers another try.
+      expect(problem).to.match(/No speech|quiet|loud|short/);
+      expect(voiceButton(element, 'submit').textContent).to.contain('Record again');
+      return;
+    }
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'success');
+    const sent = host.calls.find((c) => c.route === 'verify-by-voice')!.body;
+    expect(Object.keys(sent)).to.deep.equal(['query_audio']);
+    const wav = readWav(sent.query_audio as string);
+    expect([wav.riff, wav.wave, wav.format, wav.channels, wav.sampleRate, wav.bits]).to.deep.equal(['RIFF', 'WAVE', 1, 1, 16_000, 16]);
+    expect(Math.abs(wav.seconds - 3), `${wav.seconds} s`).to.be.below(0.05);
+    expect(element.value).to.equal('voice.receipt');
+  });
+
+  it('a new recording gets new digits', async () => {
+    host = fakeHost({});
+    const element = await voiceFixture('max-duration="1"');
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'ready');
+    const first = voiceText(element, 'prompt');
+    voiceButton(element, 'record').click();
+    await untilVoiceStep(element, 'review', 20_000);
+    [...element.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.includes('Record again'))!.click();
+    await untilVoiceStep(element, 'ready');
+    expect(voiceText(element, 'prompt')).to.match(/^\d{4} \d{4}$/).and.not.equal(first);
+  });
+
+  it('after removal mid-recording, every track has ended and the AudioContext is closed', async () => {
+    host = fakeHost({});
+    const element = await voiceFixture();
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'ready');
+    voiceButton(element, 'record').click();
+    await waitUntil(() => microphoneOf(element).context?.state === 'running', 'recording');
+    const { stream, context } = microphoneOf(element);
+    element.remove();
+    expect(stream!.getTracks().every((t) => t.readyState === 'ended')).to.be.true;
+    await waitUntil(() => context!.state === 'closed', 'the AudioContext closes');
+  });
+
+  it('when the page is hidden, the microphone is released and the widget starts over', async () => {
+    host = fakeHost({});
+    const element = await voiceFixture();
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'ready');
+    const stream = microphoneOf(element).stream!;
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    expect(stream.getTracks().every((t) => t.readyState === 'ended')).to.be.true;
+    await untilVoiceStep(element, 'priming');
+  });
+
+  const failures: [string, string, RegExp, boolean][] = [
+    ['NotAllowedError', 'denied', /blocked/, true],
+    ['NotFoundError', 'no-microphone', /No microphone/, true],
+    ['NotReadableError', 'busy', /Another app/, true],
+    ['TypeError', 'unsupported', /can’t record/, false],
+  ];
+  for (const [name, code, text, canRetry] of failures) {
+    it(`${name}: says so${canRetry ? ', and offers another try' : ''}`, async () => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('stubbed'), { name }));
+      host = fakeHost({});
+      const element = await voiceFixture();
+      const error = new Promise<CustomEvent>((resolve) => element.addEventListener('verify-error', (e) => resolve(e as CustomEvent), { once: true }));
+      voiceButton(element, 'submit').click();
+      await untilVoiceStep(element, 'failure');
+      expect(voiceText(element, 'error')).to.match(text);
+      expect((await error).detail.code).to.equal(code);
+      expect(Boolean(element.shadowRoot!.querySelector('button[part~="submit"]'))).to.equal(canRetry);
+    });
+  }
+});
