@@ -33,8 +33,16 @@ export default [
       'otp-verify': 'src/otp-verify/define.ts',
       'face-verify': 'src/face-verify/define.ts',
       'face-detector': 'src/face-verify/model-face-detector.ts',
+      'voice-verify': 'src/voice-verify/define.ts',
     },
     output: { dir: 'dist/cdn', format: 'es', chunkFileNames: '[name]-[hash].js' },
     plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false)],
+  },
+  // The voice recorder's worklet: one self-contained file beside the module that loads it
+  // (`new URL('./recorder.worklet.js', import.meta.url)`), as a worklet cannot share chunks.
+  {
+    input: { 'recorder.worklet': 'src/voice-verify/recorder.worklet.ts' },
+    output: { dir: 'dist/cdn', format: 'es' },
+    plugins: [ts('dist/cdn', false)],
   },
 ];

@@ -51,11 +51,13 @@ const detector = modelFaceDetector({ modelUrl: '/models/' });
 const withDetector = (element) => Object.assign(element, { detector: element.detector ?? detector });
 withDetector(document.querySelector('face-verify'));
 
-// Register, then verify: a fresh <face-verify> in the chosen mode.
-document.getElementById('face-mode').addEventListener('change', (event) => {
-  const slot = document.querySelector('[data-widget="face-verify"]');
-  slot.replaceChildren(withDetector(Object.assign(document.createElement('face-verify'), { endpoint: '/api/verify', mode: event.target.value })));
-});
+// Register, then verify: a fresh widget in the chosen mode.
+for (const [kind, prepare] of [['face', withDetector], ['voice', (element) => element]]) {
+  document.getElementById(`${kind}-mode`).addEventListener('change', (event) => {
+    const slot = document.querySelector(`[data-widget="${kind}-verify"]`);
+    slot.replaceChildren(prepare(Object.assign(document.createElement(`${kind}-verify`), { endpoint: '/api/verify', mode: event.target.value })));
+  });
+}
 showEnrolment();
 
 const { messages } = await (await fetch('/__emulator/messages')).json();

@@ -52,6 +52,11 @@ export function cameraFrom(video: string): string[] {
   return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${resolve(root, '../shared/fixtures/video', `${video}.mjpeg`)}`];
 }
 
+/** Chromium's fake microphone fed from a fixture recording (looping, as a person who keeps talking). */
+export function microphoneFrom(audio: string): string[] {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${resolve(root, '../shared/fixtures/audio', `${audio}.wav`)}`];
+}
+
 /** The code the emulator "sent" to this phone or email, read from the outbox as a person reads their phone. */
 export async function codeFromOutbox(demo: Demo, to: string): Promise<string> {
   const response = await fetch(`${demo.url}__emulator/messages?to=${encodeURIComponent(to)}`);

@@ -1,0 +1,72 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'puppeteer-core';
+import { hostChecksReceipt, microphoneFrom, openBrowser, startDemo, type Demo } from './demo-browser.js';
+
+const widget = `document.querySelector('voice-verify')`;
+
+/**
+ * Signs in as the demo user, picks the mode, reads the prompt for five seconds (the fixture plays
+ * into the microphone) and presses stop. Returns what the gate said, or the outcome of the upload.
+ */
+async function speakAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<string> {
+  await page.select('#user', 'omar');
+  await page.click(`#voice-mode input[value="${mode}"]`);
+  await page.waitForFunction((w, m) => eval(w)?.mode === m && eval(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
+  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  await page.waitForFunction((w) => eval(w).step === 'ready', { timeout: 15_000 }, widget);
+  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="record"]').click(), widget);
+  await page.waitForFunction((w) => eval(w).step === 'recording' && /0:03|3 seconds/.test(eval(w).shadowRoot.querySelector('[part~="countdown"]').textContent), { timeout: 15_000 }, widget);
+  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="stop"]').click(), widget);
+  await page.waitForFunction((w) => eval(w).step === 'review', { timeout: 15_000 }, widget);
+  const refused = await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="error"]')?.textContent ?? '', widget);
+  if (refused) return `refused:${refused}`;
+  const outcome = page.evaluate(
+    (w) =>
+      new Promise<string>((resolve) => {
+        const element = eval(w);
+        element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
+        element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
+        element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
+      }),
+    widget,
+  );
+  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  return outcome;
+}
+
+/** Another visitor on the running demo, whose microphone plays `audio`. */
+async function withMicrophone<T>(demo: Demo, audio: string, use: (page: Page) => Promise<T>): Promise<T> {
+  const other = await openBrowser(demo.url, microphoneFrom(audio));
+  try {
+    return await use(other.page);
+  } finally {
+    await other.close();
+  }
+}
+
+describe('<voice-verify> end to end through the demo, microphones fed by the fixtures', () => {
+  let demo: Demo;
+  before(async () => (demo = await startDemo({}, microphoneFrom('spk1688_M_1_48k'))));
+  after(() => demo.close());
+
+  it('enrol with spk1688_M_1, then verify with spk1688_M_1: a match, and a receipt the host accepts', async () => {
+    assert.equal(await speakAndSend(demo.page, 'enroll'), 'enrolled');
+    const outcome = await speakAndSend(demo.page, 'verify');
+    assert.match(outcome, /^success:/);
+    const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length));
+    assert.deepEqual([checked.accepted, checked.claims?.sub, checked.claims?.mth], [true, 'omar', 'voice']);
+  });
+
+  it('then verify with another speaker (spk1998_F_1): no match', async () => {
+    assert.equal(await withMicrophone(demo, 'spk1998_F_1_48k', (page) => speakAndSend(page, 'verify')), 'failure:no_match');
+  });
+
+  it('silence_48k: the gate refuses it as no speech, before any upload', async () => {
+    assert.match(await withMicrophone(demo, 'silence_48k', (page) => speakAndSend(page, 'verify')), /^refused:No speech heard/);
+  });
+
+  it('noise_ambient_48k: the gate refuses it, saying why', async () => {
+    assert.match(await withMicrophone(demo, 'noise_ambient_48k', (page) => speakAndSend(page, 'verify')), /^refused:No speech heard/);
+  });
+});
