@@ -1,0 +1,75 @@
+import { expect } from '@open-wc/testing';
+import { fakeHost } from '../support/fake-host.js';
+import { untilVoiceStep, voiceButton, voiceFixture } from '../support/voice.js';
+import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
+
+const toReady = async (element: VoiceVerify) => {
+  voiceButton(element, 'submit').click();
+  await untilVoiceStep(element, 'ready');
+};
+const toRecording = async (element: VoiceVerify) => {
+  await toReady(element);
+  voiceButton(element, 'record').click();
+  await untilVoiceStep(element, 'recording');
+};
+const toReview = async (element: VoiceVerify) => {
+  await toRecording(element);
+  await untilVoiceStep(element, 'review');
+};
+/** A review the gate let through, whatever the engine's microphone gives: a low bar for speech. */
+const GATE_OPEN = 'min-speech="0"';
+
+const STEPS: [string, string, (element: VoiceVerify) => Promise<void>][] = [
+  ['priming', '', async () => {}],
+  ['permission', '', async (element) => {
+    navigator.mediaDevices.getUserMedia = () => new Promise(() => {});
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'permission');
+  }],
+  ['ready', '', toReady],
+  ['recording', '', toRecording],
+  ['review', '', toReview],
+  ...(['uploading', 'success', 'failure'] as const).map((step): [string, string, (element: VoiceVerify) => Promise<void>] => [
+    step === 'failure' ? 'failure (no match)' : step,
+    GATE_OPEN,
+    async (element) => {
+      await toReview(element);
+      if (element.shadowRoot!.querySelector('[part~="error"]')) return; // a silent mock microphone: the gate's review
+      voiceButton(element, 'submit').click();
+      await untilVoiceStep(element, step);
+    },
+  ]),
+  ['failure (microphone blocked)', '', async (element) => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('no'), { name: 'NotAllowedError' }));
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'failure');
+  }],
+];
+
+for (const lang of ['en', 'ar']) {
+  describe(`<voice-verify> accessibility (${lang})`, function () {
+    this.timeout(30_000);
+    let host: ReturnType<typeof fakeHost>;
+    const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
+    afterEach(() => {
+      host?.stop();
+      navigator.mediaDevices.getUserMedia = originalGetUserMedia;
+    });
+    for (const [name, attributes, drive] of STEPS) {
+      it(`axe finds no violation at ${name}`, async () => {
+        host = fakeHost({
+          'verify-by-voice': () =>
+            name === 'success'
+              ? { body: { verified: true, method: 'voice', receipt: 'r', expiresAt: null } }
+              : name.startsWith('failure')
+                ? { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } }
+                : { pending: true },
+        });
+        const element = await voiceFixture(`max-duration="1.5" ${attributes}`, lang);
+        await drive(element);
+        await expect(element).to.be.accessible();
+        element.remove();
+      });
+    }
+  });
+}
