@@ -26,6 +26,8 @@ export const baseStyles = css`
   }
   .base {
     container-type: inline-size;
+    /* A host page that centres its text does not rearrange the widget. */
+    text-align: start;
     display: grid;
     gap: var(--verify-gap);
     padding: calc(var(--verify-gap) * 1.5);

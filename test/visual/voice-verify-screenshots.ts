@@ -1,0 +1,96 @@
+// Saves a screenshot of every <voice-verify> step (see shoot.ts). Chromium's microphone plays the
+// spk1688_M_1 fixture; the gate's refusals and warnings are shown with a silent microphone stream,
+// steps that wait on an answer hold it, and microphone failures stub getUserMedia.
+// Usage: npm run screenshots
+import { microphoneFrom } from '../node/demo-browser.js';
+import { shootSteps } from './shoot.js';
+
+await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, ({ demo, page, intercept }) => {
+  const W = `document.querySelector('voice-verify')`;
+  const untilStep = (step: string, timeout = 15_000) => page.waitForFunction((w, s) => eval(w)?.step === s, { timeout }, W, step);
+  const click = (part: string) => page.evaluate((w, p) => eval(w).shadowRoot.querySelector(`[part~="${p}"]`).click(), W, part);
+
+  async function fresh(lang: string, mode: 'verify' | 'enroll', microphone: 'speech' | 'silent' = 'speech') {
+    await page.goto(demo.url, { waitUntil: 'load' });
+    await page.select('#user', 'omar');
+    // A string, not a function: tsx would add helpers the page does not have.
+    await page.evaluate(`{
+      const slot = ${W}.parentElement;
+      Object.assign(slot, { lang: '${lang}', dir: '${lang === 'ar' ? 'rtl' : 'ltr'}' });
+      slot.innerHTML = '<voice-verify endpoint="/api/verify" mode="${mode}" max-duration="6"></voice-verify>';
+      if ('${microphone}' === 'silent') navigator.mediaDevices.getUserMedia = async () => new AudioContext().createMediaStreamDestination().stream;
+    }`);
+    await page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('[part~="submit"]'), {}, W);
+  }
+
+  async function toRecording(lang: string, microphone: 'speech' | 'silent', seconds: number) {
+    await fresh(lang, 'verify', microphone);
+    await click('submit');
+    await untilStep('ready');
+    await click('record');
+    await untilStep('recording');
+    await new Promise((done) => setTimeout(done, seconds * 1000));
+  }
+
+  async function toReview(lang: string, mode: 'verify' | 'enroll' = 'verify', microphone: 'speech' | 'silent' = 'speech') {
+    await fresh(lang, mode, microphone);
+    await click('submit');
+    await untilStep('ready');
+    await click('record');
+    await untilStep('review', 20_000);
+  }
+
+  async function microphoneFails(lang: string, name: string) {
+    await fresh(lang, 'verify');
+    await page.evaluate((n) => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('stubbed', n));
+    }, name);
+    await click('submit');
+    await untilStep('failure');
+  }
+
+  return {
+    priming: (lang) => fresh(lang, 'verify'),
+    'priming-enroll': (lang) => fresh(lang, 'enroll'),
+    permission: async (lang) => {
+      await fresh(lang, 'verify');
+      await page.evaluate(() => (navigator.mediaDevices.getUserMedia = () => new Promise(() => {})));
+      await click('submit');
+      await untilStep('permission');
+    },
+    ready: async (lang) => {
+      await fresh(lang, 'verify');
+      await click('submit');
+      await untilStep('ready');
+    },
+    recording: (lang) => toRecording(lang, 'speech', 2.5),
+    'recording-no-speech': (lang) => toRecording(lang, 'silent', 2.5),
+    review: (lang) => toReview(lang),
+    'review-no-speech': (lang) => toReview(lang, 'verify', 'silent'),
+    uploading: async (lang) => {
+      await toReview(lang);
+      intercept((url) => (url.endsWith('/verify-by-voice') ? 'hold' : undefined));
+      await click('submit');
+      await untilStep('uploading');
+    },
+    'success-enrolled': async (lang) => {
+      await toReview(lang, 'enroll');
+      await click('submit');
+      await untilStep('success');
+    },
+    'success-verified': async (lang) => {
+      await toReview(lang);
+      await click('submit');
+      await untilStep('success');
+    },
+    'failure-no-match': async (lang) => {
+      await toReview(lang);
+      const body = JSON.stringify({ error: { code: 'no_match', message: 'The voice did not match.', attemptsLeft: 2 } });
+      intercept((url) => (url.endsWith('/verify-by-voice') ? { status: 422, contentType: 'application/json', body } : undefined));
+      await click('submit');
+      await untilStep('failure');
+    },
+    'failure-denied': (lang) => microphoneFails(lang, 'NotAllowedError'),
+    'failure-no-microphone': (lang) => microphoneFails(lang, 'NotFoundError'),
+  };
+});
