@@ -1,12 +1,9 @@
 import { html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
-import { VerifySuccessEvent } from '../events/success.js';
 import { CameraController } from '../internal/camera-controller.js';
 import { DeviceError, type CameraFailure } from '../internal/device-controller.js';
-import { RequestController, StaleAnswer } from '../internal/request-controller.js';
-import { VerifyElement } from '../internal/verify-element.js';
+import { BiometricElement } from '../internal/biometric-element.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
 import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState } from './face-verify.flow.js';
 import { styles } from './face-verify.styles.js';
@@ -16,7 +13,6 @@ import { snapshot } from './snapshot.js';
 import { failureText } from '../internal/failure-text.js';
 
 const QUALITY_INTERVAL_MS = 250;
-const FAILURES = new Set(['no_match', 'too_many_attempts']);
 
 /**
  * Verifies a person by a selfie, or registers their face (mode="enroll"), through the host handler.
@@ -64,11 +60,10 @@ const FAILURES = new Set(['no_match', 'too_many_attempts']);
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class FaceVerify extends VerifyElement {
+export class FaceVerify extends BiometricElement {
+  protected readonly kind = 'face';
   static override styles = styles;
 
-  /** `verify` compares with the user's registered face; `enroll` registers this one. */
-  @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   /** Longest side of the uploaded JPEG, in pixels. */
   @property({ attribute: 'max-side', type: Number }) maxSide = 640;
   /** Turn off capturing by itself when the quality holds; the shutter always works. */
@@ -78,7 +73,6 @@ export class FaceVerify extends VerifyElement {
 
   @state() protected state: FaceState = initialFaceState;
   protected readonly camera = new CameraController(this);
-  protected readonly requests = new RequestController(this);
   #timer?: ReturnType<typeof setTimeout>;
   #spoken = '';
 
@@ -199,28 +193,10 @@ export class FaceVerify extends VerifyElement {
     this.apply({ type: 'capture', image: base64, source: 'file' });
   }
 
-  async #upload(image: string): Promise<void> {
-    const enrolling = this.mode === 'enroll';
-    try {
-      const answer = await this.requests.call(enrolling ? 'enroll-face' : 'verify-by-face', enrolling ? { face_image: image } : { query_face_image: image });
-      this.apply({ type: 'done' });
-      if (enrolling) {
-        this.announce(this.t.faceEnrolled);
-        this.dispatchEvent(new VerifyEnrolledEvent({ kind: 'face' }));
-        return;
-      }
-      const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
-      const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
-      this.setReceipt(receipt);
-      this.announce(this.t.faceVerified);
-      this.dispatchEvent(new VerifySuccessEvent({ method: 'face', receipt, expiresAt }));
-    } catch (error) {
-      if (error instanceof StaleAnswer) return;
-      const host = this.hostError(error);
-      this.apply({ type: 'failed', code: host.code, ...host.extra });
-      const message = failureText(this.t, this.language, 'camera', { reason: host.code, ...host.extra });
-      this.announce(message);
-      this.reportProblem(host, message, FAILURES);
-    }
+  #upload(image: string): Promise<void> {
+    return this.uploadSample(image, {
+      done: () => this.apply({ type: 'done' }),
+      failed: (host) => this.apply({ type: 'failed', code: host.code, ...host.extra }),
+    });
   }
 }

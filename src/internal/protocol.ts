@@ -23,6 +23,12 @@ export type OtpChannel = 'sms' | 'whatsapp' | 'email';
 export const OTP_CHANNELS: readonly OtpChannel[] = ['sms', 'whatsapp', 'email'];
 
 export type BiometricKind = 'face' | 'voice';
+
+/** The field a sample travels in from widget to handler, per route: the service's own names for verification. */
+export const SAMPLE_FIELDS = {
+  verify: { face: 'query_face_image', voice: 'query_audio' },
+  enroll: { face: 'face_image', voice: 'audio' },
+} as const;
 export type VerificationMethod = 'otp' | BiometricKind;
 
 export function isErrorCode(value: unknown): value is ErrorCode {

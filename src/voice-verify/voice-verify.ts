@@ -1,14 +1,11 @@
 import { html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
-import { VerifySuccessEvent } from '../events/success.js';
 import { bytesToBase64 } from '../internal/base64.js';
 import { DeviceError, type MicrophoneFailure } from '../internal/device-controller.js';
 import { failureText } from '../internal/failure-text.js';
 import { MicrophoneController } from '../internal/microphone-controller.js';
-import { RequestController, StaleAnswer } from '../internal/request-controller.js';
-import { VerifyElement } from '../internal/verify-element.js';
+import { BiometricElement } from '../internal/biometric-element.js';
 import { encodeWav } from '../internal/wav.js';
 import { OUTPUT_RATE, type VoiceFrame } from './voice-frames.js';
 import { analyseVoice, dbfs, liveWarning, type FrameStats } from './voice-quality.js';
@@ -16,7 +13,6 @@ import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState } 
 import { styles } from './voice-verify.styles.js';
 import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.templates.js';
 
-const FAILURES = new Set(['no_match', 'too_many_attempts']);
 /** Bars in the level meter: the last second and a half of sound, drawn. */
 const METER_BARS = 30;
 
@@ -68,11 +64,10 @@ const METER_BARS = 30;
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class VoiceVerify extends VerifyElement {
+export class VoiceVerify extends BiometricElement {
+  protected readonly kind = 'voice';
   static override styles = styles;
 
-  /** `verify` compares with the user's registered voice; `enroll` registers this one. */
-  @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   /** The text to read; by default a fresh sequence of random digits for each recording. */
   @property() prompt = '';
   /** How many digits the default prompt has. */
@@ -93,7 +88,6 @@ export class VoiceVerify extends VerifyElement {
   @state() protected elapsed = 0;
   @state() protected playing = false;
   protected readonly microphone = new MicrophoneController(this);
-  protected readonly requests = new RequestController(this);
   protected currentDigits = '';
   #frames: VoiceFrame[] = [];
   #inputRate = 0;
@@ -250,28 +244,10 @@ export class VoiceVerify extends VerifyElement {
     this.playing = false;
   }
 
-  async #upload(audio: string): Promise<void> {
-    const enrolling = this.mode === 'enroll';
-    try {
-      const answer = await this.requests.call(enrolling ? 'enroll-voice' : 'verify-by-voice', enrolling ? { audio } : { query_audio: audio });
-      this.apply({ type: 'done' });
-      if (enrolling) {
-        this.announce(this.t.voiceEnrolled);
-        this.dispatchEvent(new VerifyEnrolledEvent({ kind: 'voice' }));
-        return;
-      }
-      const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
-      const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
-      this.setReceipt(receipt);
-      this.announce(this.t.voiceVerified);
-      this.dispatchEvent(new VerifySuccessEvent({ method: 'voice', receipt, expiresAt }));
-    } catch (error) {
-      if (error instanceof StaleAnswer) return;
-      const host = this.hostError(error);
-      this.apply({ type: 'failed', code: host.code, ...host.extra });
-      const message = failureText(this.t, this.language, 'microphone', { reason: host.code, ...host.extra });
-      this.announce(message);
-      this.reportProblem(host, message, FAILURES);
-    }
+  #upload(audio: string): Promise<void> {
+    return this.uploadSample(audio, {
+      done: () => this.apply({ type: 'done' }),
+      failed: (host) => this.apply({ type: 'failed', code: host.code, ...host.extra }),
+    });
   }
 }

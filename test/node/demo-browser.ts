@@ -65,6 +65,22 @@ export async function codeFromOutbox(demo: Demo, to: string): Promise<string> {
   return messages[0].code;
 }
 
+/** What a widget ends with after its submit button is pressed: `success:<receipt>`, `enrolled` or `failure:<code>`. */
+export async function submitAndAwaitOutcome(page: Page, widget: string): Promise<string> {
+  const outcome = page.evaluate(
+    (w) =>
+      new Promise<string>((resolve) => {
+        const element = eval(w);
+        element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
+        element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
+        element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
+      }),
+    widget,
+  );
+  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  return outcome;
+}
+
 /** Checks a receipt as the host's server does, through the demo's receipt route. */
 export async function hostChecksReceipt(demo: Demo, receipt: string): Promise<{ accepted: boolean; claims?: { sub: string; mth: string }; reason?: string }> {
   return demo.page.evaluate(async (token) => (await fetch('/demo/receipt', { method: 'POST', body: JSON.stringify({ receipt: token }) })).json(), receipt);

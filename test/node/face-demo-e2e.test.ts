@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { cameraFrom, hostChecksReceipt, openBrowser, startDemo, type Demo } from './demo-browser.js';
+import { cameraFrom, hostChecksReceipt, openBrowser, startDemo, submitAndAwaitOutcome, type Demo } from './demo-browser.js';
 
 const widget = `document.querySelector('face-verify')`;
 
@@ -12,18 +12,7 @@ async function takeAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<strin
   await page.waitForFunction((w, m) => eval(w)?.mode === m && eval(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
   await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
   await page.waitForFunction((w) => eval(w).step === 'review', { timeout: 15_000 }, widget);
-  const outcome = page.evaluate(
-    (w) =>
-      new Promise<string>((resolve) => {
-        const element = eval(w);
-        element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
-        element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
-        element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
-      }),
-    widget,
-  );
-  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
-  return outcome;
+  return submitAndAwaitOutcome(page, widget);
 }
 
 describe('<face-verify> end to end through the demo, cameras fed by the fixtures', () => {

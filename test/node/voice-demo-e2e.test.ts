@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { hostChecksReceipt, microphoneFrom, openBrowser, startDemo, type Demo } from './demo-browser.js';
+import { hostChecksReceipt, microphoneFrom, openBrowser, startDemo, submitAndAwaitOutcome, type Demo } from './demo-browser.js';
 
 const widget = `document.querySelector('voice-verify')`;
 
@@ -21,18 +21,7 @@ async function speakAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<stri
   await page.waitForFunction((w) => eval(w).step === 'review', { timeout: 15_000 }, widget);
   const refused = await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="error"]')?.textContent ?? '', widget);
   if (refused) return `refused:${refused}`;
-  const outcome = page.evaluate(
-    (w) =>
-      new Promise<string>((resolve) => {
-        const element = eval(w);
-        element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
-        element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
-        element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
-      }),
-    widget,
-  );
-  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
-  return outcome;
+  return submitAndAwaitOutcome(page, widget);
 }
 
 /** Another visitor on the running demo, whose microphone plays `audio`. */

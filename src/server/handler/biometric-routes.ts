@@ -2,7 +2,7 @@
  * Face and voice: the browser sends only the fresh sample. The user comes from the host's session
  * and the reference from the host's storage, so nobody can choose whom they are compared with.
  */
-import type { BiometricKind, EnrolledResponse } from '../../internal/protocol.js';
+import { SAMPLE_FIELDS, type BiometricKind, type EnrolledResponse } from '../../internal/protocol.js';
 import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage, sniffWav } from '../../internal/media-sniff.js';
 import { json } from '../http.js';
 import { ServiceError } from '../service-error.js';
@@ -10,12 +10,6 @@ import type { ServiceClient } from '../service-client.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError } from './errors.js';
 import { verified } from './verified.js';
-
-/** The field the sample travels in, per route: the service's own names for verification. */
-export const SAMPLE_FIELDS = {
-  verify: { face: 'query_face_image', voice: 'query_audio' },
-  enroll: { face: 'face_image', voice: 'audio' },
-} as const;
 
 /** Checks what the service would refuse, before paying for the comparison. */
 function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, value: unknown): string {

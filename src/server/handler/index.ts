@@ -77,4 +77,4 @@ function fail404(): never {
 
 export type { VerifyHandlerOptions, VerifiedEvent, Limits, Window } from './options.js';
 export { DEFAULT_LIMITS } from './options.js';
-export { SAMPLE_FIELDS } from './biometric-routes.js';
+export { SAMPLE_FIELDS } from '../../internal/protocol.js';

@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
-import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, shootAndSend, untilFaceStep } from '../support/face.js';
 
 const verifiedFace = () => ({ body: { verified: true, method: 'face', receipt: 'face.receipt', expiresAt: null } });
 
@@ -111,13 +111,7 @@ describe('<face-verify>', () => {
     host = fakeHost({ 'verify-by-face': () => ({ status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: left-- } } }) });
     const element = await faceFixture('manual');
     for (const expected of [/1 tries left/, /^That didn’t match\.$/]) {
-      faceButton(element, 'submit').click();
-      await untilFaceStep(element, 'preview');
-      await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
-      faceButton(element, 'shutter').click();
-      await untilFaceStep(element, 'review');
-      faceButton(element, 'submit').click();
-      await untilFaceStep(element, 'failure');
+      await shootAndSend(element, 'failure');
       expect(element.shadowRoot!.querySelector('[part~="error"]')!.textContent).to.match(expected);
     }
     expect(element.shadowRoot!.querySelector('button[part~="submit"]')).to.equal(null);
@@ -126,13 +120,7 @@ describe('<face-verify>', () => {
   it('too many tries: says how long to wait, with the time written out', async () => {
     host = fakeHost({ 'verify-by-face': () => ({ status: 429, headers: { 'retry-after': '90' }, body: { error: { code: 'rate_limited', message: 'wait', retryAfter: 90 } } }) });
     const element = await faceFixture('manual');
-    faceButton(element, 'submit').click();
-    await untilFaceStep(element, 'preview');
-    await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
-    faceButton(element, 'shutter').click();
-    await untilFaceStep(element, 'review');
-    faceButton(element, 'submit').click();
-    await untilFaceStep(element, 'failure');
+    await shootAndSend(element, 'failure');
     const shown = element.shadowRoot!.querySelector('[part~="error"]')!.textContent!;
     expect(shown).to.match(/wait/);
     expect(shown).not.to.contain('{');

@@ -15,3 +15,14 @@ export async function untilFaceStep(element: FaceVerify, step: string, timeout =
 }
 
 export const faceButton = (element: FaceVerify, part: string) => element.shadowRoot!.querySelector<HTMLButtonElement>(`[part~="${part}"]`)!;
+
+/** From wherever the element starts (priming or a failure with Try again) to an upload's outcome. */
+export async function shootAndSend(element: FaceVerify, step: string) {
+  faceButton(element, 'submit').click();
+  await untilFaceStep(element, 'preview');
+  await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+  faceButton(element, 'shutter').click();
+  await untilFaceStep(element, 'review');
+  faceButton(element, 'submit').click();
+  await untilFaceStep(element, step);
+}
