@@ -1,14 +1,12 @@
 import typescript from '@rollup/plugin-typescript';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
 import { builtinModules } from 'node:module';
 import pkg from './package.json' with { type: 'json' };
 
-// Server-side code keeps its dependencies external: the host's own install provides them.
-const serverExternal = [
-  ...builtinModules,
-  ...builtinModules.map((m) => `node:${m}`),
-  ...Object.keys(pkg.dependencies),
-];
+// Dependencies stay external in the package: the user's install (or bundler) provides them.
+const dependencies = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)];
+const external = (id) => dependencies.some((dep) => id === dep || id.startsWith(`${dep}/`));
 
 const ts = (outDir = 'dist', declaration = true) =>
   typescript({
@@ -16,7 +14,15 @@ const ts = (outDir = 'dist', declaration = true) =>
     compilerOptions: { noEmit: false, declaration, ...(declaration ? { declarationDir: outDir } : {}), outDir, rootDir: 'src' },
   });
 
+/** The recorder worklet: one self-contained file, as a worklet loads without a bundler's help. */
+const worklet = (dir, plugins = []) => ({
+  input: { 'recorder.worklet': 'src/voice-verify/recorder.worklet.ts' },
+  output: { dir, format: 'es' },
+  plugins: [ts(dir, false), ...plugins],
+});
+
 export default [
+  // Server side: one file per entry point.
   {
     input: {
       'server/index': 'src/server/index.ts',
@@ -24,25 +30,37 @@ export default [
       'emulator/cli': 'src/emulator/cli.ts',
     },
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'internal/[name]-[hash].js' },
-    external: (id) => serverExternal.some((dep) => id === dep || id.startsWith(`${dep}/`)),
+    external,
     plugins: [ts()],
   },
-  // Widgets with Lit inside, for a page that loads one script (the demo; issue 7 makes the CDN file).
+  // The widgets for bundlers: one module per source file (so a bundler keeps only what is used),
+  // Lit external; `<name>/define.js` registers, everything else has no side effect.
   {
     input: {
-      'otp-verify': 'src/otp-verify/define.ts',
-      'face-verify': 'src/face-verify/define.ts',
-      'face-detector': 'src/face-verify/model-face-detector.ts',
-      'voice-verify': 'src/voice-verify/define.ts',
+      index: 'src/index.ts',
+      'otp-verify/define': 'src/otp-verify/define.ts',
+      'face-verify/define': 'src/face-verify/define.ts',
+      'voice-verify/define': 'src/voice-verify/define.ts',
+      'face-verify/model-face-detector': 'src/face-verify/model-face-detector.ts',
     },
+    output: { dir: 'dist', format: 'es', preserveModules: true, preserveModulesRoot: 'src' },
+    external,
+    plugins: [ts()],
+  },
+  worklet('dist/voice-verify'),
+  // The CDN file: the three widgets with Lit inside, minified, for one script tag, and the worklet
+  // beside it.
+  {
+    input: { 'verify-widgets': 'src/cdn.ts' },
+    output: { dir: 'dist/cdn', format: 'es' },
+    plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false), terser({ format: { comments: false } })],
+  },
+  worklet('dist/cdn', [terser()]),
+  // The model face detector for script-tag pages; its library (already minified) is a separate
+  // chunk, loaded only when the first frame is measured.
+  {
+    input: { 'face-detector': 'src/face-verify/model-face-detector.ts' },
     output: { dir: 'dist/cdn', format: 'es', chunkFileNames: '[name]-[hash].js' },
     plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false)],
-  },
-  // The voice recorder's worklet: one self-contained file beside the module that loads it
-  // (`new URL('./recorder.worklet.js', import.meta.url)`), as a worklet cannot share chunks.
-  {
-    input: { 'recorder.worklet': 'src/voice-verify/recorder.worklet.ts' },
-    output: { dir: 'dist/cdn', format: 'es' },
-    plugins: [ts('dist/cdn', false)],
   },
 ];

@@ -1,0 +1,14 @@
+/**
+ * The widgets' classes, events and types, without registering any element: for subclassing or
+ * registering under another name. Import `verify-widgets/otp-verify` (or face-, voice-) to register.
+ */
+export { OtpVerify } from './otp-verify/otp-verify.js';
+export { FaceVerify } from './face-verify/face-verify.js';
+export { VoiceVerify } from './voice-verify/voice-verify.js';
+export * from './events/index.js';
+export type { FaceDetectorLike } from './face-verify/face-detector.js';
+export type { Strings } from './internal/localize.js';
+export type { ErrorCode } from './internal/protocol.js';
+export type { DeviceFailure } from './internal/device-controller.js';
+export { en } from './translations/en.js';
+export { ar } from './translations/ar.js';
