@@ -53,8 +53,12 @@ const handler = createVerifyHandler({
 });
 const verifyListener = toNodeListener(handler);
 
+// The strictest policy a host might send: the widgets (worklet included) must run under it.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
+
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://demo');
+  res.setHeader('content-security-policy', CSP);
   try {
     if (!cookieOf(req.headers.cookie, 'demo_sid')) res.setHeader('set-cookie', `demo_sid=${randomBytes(12).toString('hex')}; Path=/; HttpOnly; SameSite=Lax`);
     if (url.pathname.startsWith('/api/verify/')) return verifyListener(req, res);

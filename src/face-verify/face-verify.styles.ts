@@ -12,7 +12,7 @@ export const styles = [
       background: #000;
     }
     video,
-    img {
+    canvas {
       display: block;
       inline-size: 100%;
       block-size: 100%;

@@ -11,6 +11,7 @@ export interface FaceView {
   mode: 'verify' | 'enroll';
   heading(text: string): TemplateResult;
   canSwitch: boolean;
+  photo: HTMLCanvasElement | null;
   on: {
     start(): void;
     shutter(): void;
@@ -65,7 +66,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
     }
     case 'review':
       return html`${v.heading(t.reviewHeading)}
-        <div part="stage" class="stage"><img part="photo" alt="" src=${`data:image/jpeg;base64,${state.image}`} /></div>
+        <div part="stage" class="stage">${v.photo}</div>
         <div class="actions">
           <button part="button submit" class="primary" type="button" @click=${v.on.confirm}>${t.usePhoto}</button>
           <button part="button" class="secondary" type="button" @click=${v.on.retake}>${t.retake}</button>

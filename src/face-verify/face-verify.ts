@@ -73,6 +73,8 @@ export class FaceVerify extends BiometricElement {
 
   @state() protected state: FaceState = initialFaceState;
   protected readonly camera = new CameraController(this);
+  /** The picture under review, as the shutter drew it. */
+  protected photo: HTMLCanvasElement | null = null;
   #timer?: ReturnType<typeof setTimeout>;
   #spoken = '';
 
@@ -94,6 +96,7 @@ export class FaceVerify extends BiometricElement {
       mode: this.mode,
       heading: (text) => this.heading(text),
       canSwitch: this.camera.nextCamera !== null,
+      photo: this.photo,
       on: {
         start: () => this.apply({ type: 'start' }),
         shutter: () => void this.#capture(),
@@ -179,18 +182,26 @@ export class FaceVerify extends BiometricElement {
     this.announce(text);
   }
 
+  #showForReview(canvas: HTMLCanvasElement): void {
+    canvas.setAttribute('part', 'photo');
+    canvas.setAttribute('aria-hidden', 'true');
+    this.photo = canvas;
+  }
+
   async #capture(): Promise<void> {
     const video = this.renderRoot.querySelector('video');
     if (this.step !== 'preview' || !video?.videoWidth) return;
-    const { base64 } = await snapshot(video, { maxSide: this.maxSide });
-    this.apply({ type: 'capture', image: base64, source: 'camera' });
+    const shot = await snapshot(video, { maxSide: this.maxSide });
+    this.#showForReview(shot.canvas);
+    this.apply({ type: 'capture', image: shot.base64, source: 'camera' });
   }
 
   async #useFile(file: File): Promise<void> {
     const bitmap = await createImageBitmap(file).catch(() => null);
     if (!bitmap) return this.announce(this.t.error_bad_sample);
-    const { base64 } = await snapshot(bitmap, { maxSide: this.maxSide });
-    this.apply({ type: 'capture', image: base64, source: 'file' });
+    const shot = await snapshot(bitmap, { maxSide: this.maxSide });
+    this.#showForReview(shot.canvas);
+    this.apply({ type: 'capture', image: shot.base64, source: 'file' });
   }
 
   #upload(image: string): Promise<void> {

@@ -13,6 +13,8 @@ export interface SnapshotOptions {
 
 export interface Snapshot {
   base64: string;
+  /** The picture as drawn, to show for review without a data: or blob: URL a strict CSP would refuse. */
+  canvas: HTMLCanvasElement;
   width: number;
   height: number;
   quality: number;
@@ -33,7 +35,7 @@ export async function snapshot(source: HTMLVideoElement | ImageBitmap, options: 
   canvas.getContext('2d')!.drawImage(source, 0, 0, width, height);
   for (const quality of QUALITIES) {
     const base64 = await toBase64(canvas, quality);
-    if (base64.length <= maxBase64 || quality === QUALITIES.at(-1)) return { base64, width, height, quality };
+    if (base64.length <= maxBase64 || quality === QUALITIES.at(-1)) return { base64, canvas, width, height, quality };
   }
   throw new Error('unreachable');
 }

@@ -1,6 +1,7 @@
 /** The markup of each <otp-verify> step, from a view the element builds: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
+import { cssVars } from '../internal/css-vars.js';
 import { format, formatSeconds, type Strings } from '../internal/localize.js';
 import type { OtpChannel } from '../internal/protocol.js';
 import { DIAL_CODES } from '../internal/dial-codes.js';
@@ -140,7 +141,7 @@ function codeStep(v: OtpView, to: string, problem?: Problem) {
   return html`${v.heading(t.codeHeading)}
     <p part="message">${isolate(t.codeSentTo, 'to', to)}</p>
     <form part="form" novalidate @submit=${prevent(v.on.submitCode)}>
-      <div part="code" class="code ${problem ? 'invalid' : ''}" style="--length: ${boxes}" @click=${v.on.focusCode}>
+      <div part="code" class="code ${problem ? 'invalid' : ''}" ${cssVars({ '--length': String(boxes) })} @click=${v.on.focusCode}>
         <slot name="code"></slot>
         <div class="boxes" aria-hidden="true">
           ${Array.from({ length: boxes }, (_, i) => html`<span part="digit" class="digit ${v.codeFocused && i === active ? 'active' : ''} ${v.code[i] ? 'filled' : ''}">${v.code[i] ?? ''}</span>`)}

@@ -1,6 +1,6 @@
 /** The markup of each <voice-verify> step, from a view the element builds: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { cssVars } from '../internal/css-vars.js';
 import { failureText } from '../internal/failure-text.js';
 import { format, formatSeconds, type Strings } from '../internal/localize.js';
 import type { VoiceState } from './voice-verify.flow.js';
@@ -47,8 +47,7 @@ function meter(v: VoiceView) {
       aria-valuenow=${shown} aria-valuetext=${`${shown} dB`}>
     ${v.levels.map((db) => {
       const height = Number.isFinite(db) ? Math.max(0.04, Math.min(1, 1 - db / METER_FLOOR_DB)) : 0.04;
-      // styleMap sets the property through the CSSOM, which a strict CSP allows (a style attribute it would not).
-      return html`<span part="bar" class="bar ${db > -1 ? 'hot' : db < -45 ? 'low' : ''}" style=${styleMap({ '--h': height.toFixed(3) })}></span>`;
+      return html`<span part="bar" class="bar ${db > -1 ? 'hot' : db < -45 ? 'low' : ''}" ${cssVars({ '--h': height.toFixed(3) })}></span>`;
     })}
   </div>`;
 }

@@ -43,6 +43,12 @@ export async function openBrowser(url: string, chromiumArgs: string[] = []): Pro
   });
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error));
+  // Every Content-Security-Policy violation is kept in window.cspViolations, for the tests to read.
+  await page.evaluateOnNewDocument(() => {
+    const seen: string[] = [];
+    Object.assign(window, { cspViolations: seen });
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
   await page.goto(url, { waitUntil: 'load' });
   return { page, close: () => browser.close() };
 }
@@ -70,15 +76,26 @@ export async function submitAndAwaitOutcome(page: Page, widget: string): Promise
   const outcome = page.evaluate(
     (w) =>
       new Promise<string>((resolve) => {
-        const element = eval(w);
+        const element = document.querySelector<any>(w);
         element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
         element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
         element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
       }),
     widget,
   );
-  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
   return outcome;
+}
+
+/**
+ * The page's Content-Security-Policy violations so far (the demo sends a strict policy), less the
+ * one the model face detector's library is known to cause: long.js, inside TensorFlow.js, tries to
+ * compile a tiny WebAssembly module for 64-bit multiplication, catches the refusal and goes on in
+ * JavaScript. A page that uses that detector may allow it with `script-src 'wasm-unsafe-eval'`.
+ */
+export async function cspViolations(page: Page): Promise<string[]> {
+  const seen = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  return seen.filter((violation) => violation !== 'script-src wasm-eval');
 }
 
 /** Checks a receipt as the host's server does, through the demo's receipt route. */

@@ -1,17 +1,17 @@
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { cameraFrom, hostChecksReceipt, openBrowser, startDemo, submitAndAwaitOutcome, type Demo } from './demo-browser.js';
+import { cameraFrom, cspViolations, hostChecksReceipt, openBrowser, startDemo, submitAndAwaitOutcome, type Demo } from './demo-browser.js';
 
-const widget = `document.querySelector('face-verify')`;
+const widget = 'face-verify';
 
 /** Signs in as the demo user, picks the mode, starts the camera, and uses the photo it takes by itself. */
 async function takeAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<string> {
   await page.select('#user', 'omar');
   await page.click(`#face-mode input[value="${mode}"]`);
-  await page.waitForFunction((w, m) => eval(w)?.mode === m && eval(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
-  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
-  await page.waitForFunction((w) => eval(w).step === 'review', { timeout: 15_000 }, widget);
+  await page.waitForFunction((w, m) => document.querySelector<any>(w)?.mode === m && document.querySelector<any>(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
+  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  await page.waitForFunction((w) => document.querySelector<any>(w).step === 'review', { timeout: 15_000 }, widget);
   return submitAndAwaitOutcome(page, widget);
 }
 
@@ -19,6 +19,8 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
   let demo: Demo;
   before(async () => (demo = await startDemo({}, cameraFrom('obama_1'))));
   after(() => demo.close());
+  // The demo sends a strict CSP (default-src 'self'; script-src 'self'; style-src 'self').
+  afterEach(async () => assert.deepEqual(await cspViolations(demo.page), []));
 
   it('enrol with obama_1, then verify with obama_1: a match, and a receipt the host accepts', async () => {
     assert.equal(await takeAndSend(demo.page, 'enroll'), 'enrolled');
@@ -32,6 +34,7 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
     const other = await openBrowser(demo.url, cameraFrom('biden_1'));
     try {
       assert.equal(await takeAndSend(other.page, 'verify'), 'failure:no_match');
+      assert.deepEqual(await cspViolations(other.page), []);
     } finally {
       await other.close();
     }
@@ -42,14 +45,16 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
     try {
       const { page } = other;
       await page.click('#face-mode input[value="verify"]');
-      await page.waitForFunction((w) => eval(w)?.mode === 'verify', {}, widget);
-      await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+      await page.waitForFunction((w) => document.querySelector<any>(w)?.mode === 'verify', {}, widget);
+      await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
       // The detector loads with the first frame; then its answer holds, frame after frame.
-      const said = (w: string) => ({ step: eval(w).step, said: eval(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent });
-      await page.waitForFunction((w) => eval(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent.startsWith('No face'), { timeout: 30_000 }, widget);
+      const said = (w: string) => ({ step: document.querySelector<any>(w).step, said: document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent });
+      await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent.startsWith('No face'), { timeout: 30_000 }, widget);
       await new Promise((done) => setTimeout(done, 3000));
       const after = await page.evaluate(said, widget);
       assert.deepEqual(after, { step: 'preview', said: 'No face found: look at the camera.' });
+      // The model detector (TensorFlow.js inside) ran under the strict CSP too.
+      assert.deepEqual(await cspViolations(page), []);
     } finally {
       await other.close();
     }

@@ -1,19 +1,19 @@
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeFromOutbox, hostChecksReceipt, startDemo, type Demo } from './demo-browser.js';
+import { codeFromOutbox, cspViolations, hostChecksReceipt, startDemo, type Demo } from './demo-browser.js';
 
 /** In the page: the widget's shadow root, a promise of its next success, and the step. */
-const widget = `document.querySelector('otp-verify')`;
+const widget = 'otp-verify';
 
 async function successReceipt(demo: Demo): Promise<string> {
   return demo.page.evaluate(
-    (w) => new Promise<string>((resolve) => eval(w).addEventListener('verify-success', (e: CustomEvent) => resolve(e.detail.receipt), { once: true })),
+    (w) => new Promise<string>((resolve) => document.querySelector<any>(w).addEventListener('verify-success', (e: CustomEvent) => resolve(e.detail.receipt), { once: true })),
     widget,
   ) as unknown as Promise<string>;
 }
 
 async function untilStep(demo: Demo, step: string) {
-  await demo.page.waitForFunction((w, s) => eval(w)?.step === s, { timeout: 10_000 }, widget, step);
+  await demo.page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s, { timeout: 10_000 }, widget, step);
 }
 
 for (const quirks of [false, true]) {
@@ -21,14 +21,16 @@ for (const quirks of [false, true]) {
     let demo: Demo;
     before(async () => {
       demo = await startDemo(quirks ? { QUIRKS: '1' } : {});
-      await demo.page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('#phone'), {}, widget);
+      await demo.page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, widget);
       await demo.page.select('#user', 'sara');
     });
     after(() => demo.close());
+    // The demo sends a strict CSP (default-src 'self'; script-src 'self'; style-src 'self').
+    afterEach(async () => assert.deepEqual(await cspViolations(demo.page), []));
 
     it('phone: the number typed, the code read from the outbox and typed, a receipt the host accepts once', async () => {
       const { page } = demo;
-      const phone = await page.evaluateHandle((w) => eval(w).shadowRoot.querySelector('#phone'), widget);
+      const phone = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#phone'), widget);
       await (phone as any).type('50 123 4567');
       await page.keyboard.press('Enter');
       await untilStep(demo, 'code');
@@ -46,10 +48,10 @@ for (const quirks of [false, true]) {
     it('email: chosen, typed, verified', async () => {
       const { page } = demo;
       await page.reload({ waitUntil: 'load' });
-      await page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('input[value="email"]'), {}, widget);
-      await page.evaluate((w) => eval(w).shadowRoot.querySelector('input[value="email"]').click(), widget);
-      await page.waitForFunction((w) => eval(w).shadowRoot.querySelector('#email'), {}, widget);
-      const email = await page.evaluateHandle((w) => eval(w).shadowRoot.querySelector('#email'), widget);
+      await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('input[value="email"]'), {}, widget);
+      await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('input[value="email"]').click(), widget);
+      await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('#email'), {}, widget);
+      const email = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#email'), widget);
       await (email as any).type('sara@example.com');
       await page.keyboard.press('Enter');
       await untilStep(demo, 'code');

@@ -1,9 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { hostChecksReceipt, microphoneFrom, openBrowser, startDemo, submitAndAwaitOutcome, type Demo } from './demo-browser.js';
+import { cspViolations, hostChecksReceipt, microphoneFrom, openBrowser, startDemo, submitAndAwaitOutcome, type Demo } from './demo-browser.js';
 
-const widget = `document.querySelector('voice-verify')`;
+const widget = 'voice-verify';
 
 /**
  * Signs in as the demo user, picks the mode, reads the prompt for five seconds (the fixture plays
@@ -12,14 +12,14 @@ const widget = `document.querySelector('voice-verify')`;
 async function speakAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<string> {
   await page.select('#user', 'omar');
   await page.click(`#voice-mode input[value="${mode}"]`);
-  await page.waitForFunction((w, m) => eval(w)?.mode === m && eval(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
-  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
-  await page.waitForFunction((w) => eval(w).step === 'ready', { timeout: 15_000 }, widget);
-  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="record"]').click(), widget);
-  await page.waitForFunction((w) => eval(w).step === 'recording' && /0:03|3 seconds/.test(eval(w).shadowRoot.querySelector('[part~="countdown"]').textContent), { timeout: 15_000 }, widget);
-  await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="stop"]').click(), widget);
-  await page.waitForFunction((w) => eval(w).step === 'review', { timeout: 15_000 }, widget);
-  const refused = await page.evaluate((w) => eval(w).shadowRoot.querySelector('[part~="error"]')?.textContent ?? '', widget);
+  await page.waitForFunction((w, m) => document.querySelector<any>(w)?.mode === m && document.querySelector<any>(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
+  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  await page.waitForFunction((w) => document.querySelector<any>(w).step === 'ready', { timeout: 15_000 }, widget);
+  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="record"]').click(), widget);
+  await page.waitForFunction((w) => document.querySelector<any>(w).step === 'recording' && /0:03|3 seconds/.test(document.querySelector<any>(w).shadowRoot.querySelector('[part~="countdown"]').textContent), { timeout: 15_000 }, widget);
+  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="stop"]').click(), widget);
+  await page.waitForFunction((w) => document.querySelector<any>(w).step === 'review', { timeout: 15_000 }, widget);
+  const refused = await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="error"]')?.textContent ?? '', widget);
   if (refused) return `refused:${refused}`;
   return submitAndAwaitOutcome(page, widget);
 }
@@ -28,7 +28,9 @@ async function speakAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<stri
 async function withMicrophone<T>(demo: Demo, audio: string, use: (page: Page) => Promise<T>): Promise<T> {
   const other = await openBrowser(demo.url, microphoneFrom(audio));
   try {
-    return await use(other.page);
+    const result = await use(other.page);
+    assert.deepEqual(await cspViolations(other.page), []);
+    return result;
   } finally {
     await other.close();
   }
@@ -38,6 +40,8 @@ describe('<voice-verify> end to end through the demo, microphones fed by the fix
   let demo: Demo;
   before(async () => (demo = await startDemo({}, microphoneFrom('spk1688_M_1_48k'))));
   after(() => demo.close());
+  // The demo sends a strict CSP (default-src 'self'; script-src 'self'; style-src 'self').
+  afterEach(async () => assert.deepEqual(await cspViolations(demo.page), []));
 
   it('enrol with spk1688_M_1, then verify with spk1688_M_1: a match, and a receipt the host accepts', async () => {
     assert.equal(await speakAndSend(demo.page, 'enroll'), 'enrolled');

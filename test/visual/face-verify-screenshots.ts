@@ -6,9 +6,9 @@ import { cameraFrom } from '../node/demo-browser.js';
 import { shootSteps } from './shoot.js';
 
 await shootSteps('face-verify', cameraFrom('obama_1'), {}, ({ demo, page, intercept }) => {
-  const W = `document.querySelector('face-verify')`;
-  const untilStep = (step: string) => page.waitForFunction((w, s) => eval(w)?.step === s, { timeout: 15_000 }, W, step);
-  const click = (part: string) => page.evaluate((w, p) => eval(w).shadowRoot.querySelector(`[part~="${p}"]`).click(), W, part);
+  const W = 'face-verify';
+  const untilStep = (step: string) => page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s, { timeout: 15_000 }, W, step);
+  const click = (part: string) => page.evaluate((w, p) => document.querySelector<any>(w).shadowRoot.querySelector(`[part~="${p}"]`).click(), W, part);
   const settle = (ms = 300) => new Promise((done) => setTimeout(done, ms));
 
   /** The faces a stand-in detector reports, in the 0-1 frame coordinates of the measured copy. */
@@ -19,21 +19,21 @@ await shootSteps('face-verify', cameraFrom('obama_1'), {}, ({ demo, page, interc
     await page.select('#user', 'omar');
     // A string, not a function: tsx would add helpers the page does not have.
     await page.evaluate(`{
-      const slot = ${W}.parentElement;
+      const slot = document.querySelector('${W}').parentElement;
       Object.assign(slot, { lang: '${lang}', dir: '${lang === 'ar' ? 'rtl' : 'ltr'}' });
       slot.innerHTML = '<face-verify endpoint="/api/verify" mode="${mode}" manual></face-verify>';
-      ${W}.detector = {
+      document.querySelector('${W}').detector = {
         detect: async (c) => ${JSON.stringify(faces)}.map(([x, y, w, h]) => ({ x: x * c.width, y: y * c.height, width: w * c.width, height: h * c.height })),
       };
     }`);
-    await page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('[part~="submit"]'), {}, W);
+    await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('[part~="submit"]'), {}, W);
   }
 
   async function toPreview(lang: string, faces?: Faces) {
     await fresh(lang, 'verify', faces);
     await click('submit');
     await untilStep('preview');
-    await page.waitForFunction((w) => eval(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, W);
+    await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, W);
     await settle(800);
   }
 
@@ -41,7 +41,7 @@ await shootSteps('face-verify', cameraFrom('obama_1'), {}, ({ demo, page, interc
     await fresh(lang, mode);
     await click('submit');
     await untilStep('preview');
-    await page.waitForFunction((w) => eval(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, W);
+    await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, W);
     await click('shutter');
     await untilStep('review');
   }

@@ -5,9 +5,9 @@ import { codeFromOutbox } from '../node/demo-browser.js';
 import { shootSteps } from './shoot.js';
 
 await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, intercept }) => {
-  const W = `document.querySelector('otp-verify')`;
-  const inShadow = async (selector: string) => (await page.evaluateHandle((w, s) => eval(w).shadowRoot.querySelector(s), W, selector)).asElement()!;
-  const untilStep = (step: string) => page.waitForFunction((w, s) => eval(w)?.step === s , { timeout: 10_000 }, W, step);
+  const W = 'otp-verify';
+  const inShadow = async (selector: string) => (await page.evaluateHandle((w, s) => document.querySelector<any>(w).shadowRoot.querySelector(s), W, selector)).asElement()!;
+  const untilStep = (step: string) => page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s , { timeout: 10_000 }, W, step);
   let phoneCount = 0;
 
   async function fresh(lang: string) {
@@ -15,19 +15,19 @@ await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, int
     await page.deleteCookie(...(await page.cookies()));
     await page.goto(demo.url, { waitUntil: 'load' });
     await page.evaluate((w, l) => {
-      const slot = eval(w).parentElement;
+      const slot = document.querySelector<any>(w).parentElement;
       slot.lang = l;
       slot.dir = l === 'ar' ? 'rtl' : 'ltr';
       // A fresh element, so it starts in the new language.
       slot.innerHTML = '<otp-verify endpoint="/api/verify" country="SA"></otp-verify>';
     }, W, lang);
-    await page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('#phone'), {}, W);
+    await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, W);
   }
 
   async function toCode() {
     const phone = `50${1000000 + ++phoneCount}`;
     await (await inShadow('#phone')).type(phone);
-    await page.evaluate((w) => eval(w).shadowRoot.querySelector('form').requestSubmit(), W);
+    await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('form').requestSubmit(), W);
     await untilStep('code');
     return `+966${phone}`;
   }
@@ -36,13 +36,13 @@ await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, int
     contact: (lang) => fresh(lang),
     'contact-error': async (lang) => {
       await fresh(lang);
-      await page.evaluate((w) => eval(w).shadowRoot.querySelector('form').requestSubmit(), W);
+      await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('form').requestSubmit(), W);
     },
     sending: async (lang) => {
       await fresh(lang);
       intercept((url) => (url.endsWith('/send-otp') ? 'hold' : undefined));
       await (await inShadow('#phone')).type('501234567');
-      await page.evaluate((w) => eval(w).shadowRoot.querySelector('form').requestSubmit(), W);
+      await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('form').requestSubmit(), W);
       await untilStep('sending');
     },
     code: async (lang) => {
@@ -55,7 +55,7 @@ await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, int
       const to = await toCode();
       const code = await codeFromOutbox(demo, to);
       await page.keyboard.type(code === '000000' ? '111111' : '000000');
-      await page.waitForFunction((w) => eval(w).step === 'code' && eval(w).shadowRoot.querySelector('.error'), {}, W);
+      await page.waitForFunction((w) => document.querySelector<any>(w).step === 'code' && document.querySelector<any>(w).shadowRoot.querySelector('.error'), {}, W);
     },
     verifying: async (lang) => {
       await fresh(lang);

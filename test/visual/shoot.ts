@@ -52,7 +52,10 @@ export async function shootSteps(
       for (const lang of ['en', 'ar']) {
         for (const [step, drive] of Object.entries(steps(shoot))) {
           await shoot.reset();
-          await drive(lang);
+          await drive(lang).catch(async (error: unknown) => {
+            await page.screenshot({ path: `${out}${lang}-${scheme}-${step}-FAILED.png` });
+            throw error;
+          });
           await new Promise((done) => setTimeout(done, 300));
           const file = `${out}${lang}-${scheme}-${step}.png` as `${string}.png`;
           await (await page.$(widget))!.screenshot({ path: file });

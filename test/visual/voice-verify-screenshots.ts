@@ -6,21 +6,21 @@ import { microphoneFrom } from '../node/demo-browser.js';
 import { shootSteps } from './shoot.js';
 
 await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, ({ demo, page, intercept }) => {
-  const W = `document.querySelector('voice-verify')`;
-  const untilStep = (step: string, timeout = 15_000) => page.waitForFunction((w, s) => eval(w)?.step === s, { timeout }, W, step);
-  const click = (part: string) => page.evaluate((w, p) => eval(w).shadowRoot.querySelector(`[part~="${p}"]`).click(), W, part);
+  const W = 'voice-verify';
+  const untilStep = (step: string, timeout = 15_000) => page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s, { timeout }, W, step);
+  const click = (part: string) => page.evaluate((w, p) => document.querySelector<any>(w).shadowRoot.querySelector(`[part~="${p}"]`).click(), W, part);
 
   async function fresh(lang: string, mode: 'verify' | 'enroll', microphone: 'speech' | 'silent' = 'speech') {
     await page.goto(demo.url, { waitUntil: 'load' });
     await page.select('#user', 'omar');
     // A string, not a function: tsx would add helpers the page does not have.
     await page.evaluate(`{
-      const slot = ${W}.parentElement;
+      const slot = document.querySelector('${W}').parentElement;
       Object.assign(slot, { lang: '${lang}', dir: '${lang === 'ar' ? 'rtl' : 'ltr'}' });
       slot.innerHTML = '<voice-verify endpoint="/api/verify" mode="${mode}" max-duration="6"></voice-verify>';
       if ('${microphone}' === 'silent') navigator.mediaDevices.getUserMedia = async () => new AudioContext().createMediaStreamDestination().stream;
     }`);
-    await page.waitForFunction((w) => eval(w)?.shadowRoot?.querySelector('[part~="submit"]'), {}, W);
+    await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('[part~="submit"]'), {}, W);
   }
 
   async function toRecording(lang: string, microphone: 'speech' | 'silent', seconds: number) {
