@@ -21,6 +21,7 @@ export abstract class VerifyElement extends LitElement {
   @property({ attribute: false }) strings: Partial<Strings> = {};
   /** When set, the element is invalid (valueMissing) in its form until verified. */
   @property({ type: Boolean, reflect: true }) required = false;
+  /** The form field the receipt is submitted under, as for any form control. */
   @property({ reflect: true }) name = '';
   /** The aria-level of each step's heading. */
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
@@ -30,6 +31,7 @@ export abstract class VerifyElement extends LitElement {
   #receipt = '';
   #renderedStep: string | null = null;
 
+  /** The current step; also the custom state `:state(<step>)` and the `verify-step-change` event. */
   abstract get step(): string;
 
   /** The receipt once verified, else ''. It is the form value. */
@@ -37,6 +39,7 @@ export abstract class VerifyElement extends LitElement {
     return this.#receipt;
   }
 
+  /** The form the element belongs to, as for any form control. */
   get form(): HTMLFormElement | null {
     return this.internals.form;
   }

@@ -42,7 +42,7 @@ describe('the package', () => {
   it('npm pack holds what users need, and no tests, fixtures or demo', () => {
     const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [{ files: { path: string }[] }];
     const paths = files.map((f) => f.path);
-    for (const needed of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/otp-verify/define.js', 'dist/voice-verify/recorder.worklet.js', 'dist/cdn/verify-widgets.js', 'dist/cdn/recorder.worklet.js', 'dist/server/index.js', 'dist/emulator/cli.js']) {
+    for (const needed of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/otp-verify/define.js', 'dist/voice-verify/recorder.worklet.js', 'dist/cdn/verify-widgets.js', 'dist/cdn/recorder.worklet.js', 'dist/server/index.js', 'dist/emulator/cli.js', 'custom-elements.json']) {
       assert.ok(paths.includes(needed), `${needed} is in the tarball`);
     }
     const unwanted = paths.filter((p) => /^(test|demo|src|\.ci|\.scratch)\/|fixtures|\.test\.|tsconfig|rollup\.config|web-test-runner/.test(p));
