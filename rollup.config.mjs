@@ -42,6 +42,7 @@ export default [
       'face-verify/define': 'src/face-verify/define.ts',
       'voice-verify/define': 'src/voice-verify/define.ts',
       'face-verify/model-face-detector': 'src/face-verify/model-face-detector.ts',
+      'react/index': 'src/react/index.ts',
     },
     output: { dir: 'dist', format: 'es', preserveModules: true, preserveModulesRoot: 'src' },
     external,
