@@ -25,6 +25,8 @@ export type FaceEvent =
   | { type: 'start' }
   | { type: 'granted' }
   | { type: 'camera-failed'; reason: CameraFailure }
+  /** The page was hidden: the camera is released. */
+  | { type: 'released' }
   | { type: 'quality'; problems: QualityProblem[]; now: number }
   | { type: 'capture'; image: string; source: ImageSource }
   | { type: 'retake' }
@@ -56,6 +58,8 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
       if (state.step !== 'permission' && state.step !== 'preview') return state;
       // A file from the device works wherever the camera does not.
       return { step: 'failure', reason: event.reason, canRetry: RETRYABLE_CAMERA.includes(event.reason), canUpload: true };
+    case 'released':
+      return state.step === 'permission' || state.step === 'preview' ? { step: 'priming' } : state;
     case 'quality': {
       if (state.step !== 'preview') return state;
       const good = event.problems.length === 0;

@@ -78,6 +78,11 @@ export class FaceVerify extends BiometricElement {
   #timer?: ReturnType<typeof setTimeout>;
   #spoken = '';
 
+  constructor() {
+    super();
+    this.camera.onRelease = () => this.apply({ type: 'released' });
+  }
+
   get step(): FaceState['step'] {
     return this.state.step;
   }

@@ -22,6 +22,12 @@ describe('<face-verify> flow', () => {
     assert.deepEqual(steps, ['permission', 'preview', 'review', 'uploading', 'success']);
   });
 
+  it('a hidden page releases the camera: from the preview back to the start, elsewhere nothing', () => {
+    assert.equal(transitionFace(preview(), { type: 'released' }).step, 'priming');
+    const review = transitionFace(preview(), { type: 'capture', image: 'b64', source: 'camera' });
+    assert.equal(transitionFace(review, { type: 'released' }), review);
+  });
+
   it('captures by itself only once the quality has held steady', () => {
     let state = transitionFace(preview(), { type: 'quality', problems: ['too-dark'], now: 0 });
     assert.equal(readyToCapture(state, 5000), false);

@@ -125,4 +125,17 @@ describe('<face-verify>', () => {
     expect(shown).to.match(/wait/);
     expect(shown).not.to.contain('{');
   });
+
+  it('when the page is hidden, the camera is released and the widget starts over', async () => {
+    host = fakeHost({});
+    const element = await faceFixture('manual');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'preview');
+    const tracks = (element as unknown as { camera: { stream: MediaStream } }).camera.stream.getTracks();
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    expect(tracks.every((t) => t.readyState === 'ended')).to.be.true;
+    await untilFaceStep(element, 'priming');
+  });
 });
