@@ -1,0 +1,54 @@
+// A minimal host for the consumer tests: static files from one folder, the package's CDN folder at
+// /cdn/, the host handler at /api/verify, and the emulator behind it; every answer carries the
+// strictest CSP a site might send.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createVerifyHandler, toNodeListener } from '../../dist/server/index.js';
+import { DEVELOPMENT_KEY, startEmulator } from '../../dist/emulator/index.js';
+
+export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+/** Serves `root` (and `cdn` at /cdn/ when given); returns its URL, the emulator's, and close(). */
+export async function startHost({ root, cdn }) {
+  const emulator = await startEmulator({ port: 0 });
+  const references = new Map();
+  const handler = toNodeListener(
+    createVerifyHandler({
+      baseUrl: emulator.baseUrl,
+      apiKey: DEVELOPMENT_KEY,
+      basePath: '/api/verify',
+      receiptSecret: randomBytes(32).toString('hex'),
+      getUser: () => 'consumer',
+      getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
+      saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
+      codeLength: 6,
+    }),
+  );
+  const server = createServer(async (req, res) => {
+    res.setHeader('content-security-policy', STRICT_CSP);
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    if (path.startsWith('/api/verify/')) return handler(req, res);
+    const [base, rest] = cdn && path.startsWith('/cdn/') ? [cdn, path.slice('/cdn'.length)] : [root, path === '/' ? '/index.html' : path];
+    const file = normalize(join(base, rest));
+    try {
+      if (!file.startsWith(normalize(base))) throw new Error('outside');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end('Not found');
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    emulatorUrl: emulator.baseUrl.replace(/\/api\/v2$/, ''),
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await emulator.close();
+    },
+  };
+}

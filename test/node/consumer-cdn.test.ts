@@ -1,0 +1,65 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'puppeteer-core';
+import { cameraFrom, cspViolations, microphoneFrom, openBrowser } from './demo-browser.js';
+// @ts-expect-error: a plain ES module of the tests, without types
+import { startHost } from '../consumers/host.mjs';
+
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const stepOf = (page: Page, tag: string) => page.evaluate((t) => document.querySelector<any>(t).step as string, tag);
+const untilStep = (page: Page, tag: string, step: string) => page.waitForFunction((t, s) => document.querySelector<any>(t)?.step === s, { timeout: 20_000 }, tag, step);
+const press = (page: Page, tag: string, part: string) => page.evaluate((t, p) => document.querySelector<any>(t).shadowRoot.querySelector(`[part~="${p}"]`).click(), tag, part);
+
+describe('a plain HTML page with the CDN file in one script tag, under a strict CSP', () => {
+  let host: { url: string; emulatorUrl: string; close(): Promise<void> };
+  let browser: { page: Page; close(): Promise<void> };
+  before(async () => {
+    host = await startHost({ root: root('test/consumers/cdn-page'), cdn: root('dist/cdn') });
+    browser = await openBrowser(host.url, [...cameraFrom('obama_1'), ...microphoneFrom('spk1688_M_1_48k')]);
+  });
+  after(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+
+  it('runs the OTP flow against the handler and the emulator', async () => {
+    const { page } = browser;
+    const phone = await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'));
+    await (phone as any).type('50 765 4321');
+    await page.keyboard.press('Enter');
+    await untilStep(page, 'otp-verify', 'code');
+    const { messages } = (await (await fetch(`${host.emulatorUrl}/__emulator/messages?to=%2B966507654321`)).json()) as { messages: { code: string }[] };
+    await page.keyboard.type(messages[0]!.code, { delay: 20 });
+    await untilStep(page, 'otp-verify', 'success');
+    assert.match(await page.$eval('#receipt', (p) => p.textContent ?? ''), /^[\w-]+\.[\w-]+$/);
+  });
+
+  it('registers a face from the camera', async () => {
+    const { page } = browser;
+    await press(page, 'face-verify', 'submit');
+    await untilStep(page, 'face-verify', 'preview');
+    await page.waitForFunction(() => document.querySelector<any>('face-verify').shadowRoot.querySelector('video')?.videoWidth > 0);
+    await press(page, 'face-verify', 'shutter');
+    await untilStep(page, 'face-verify', 'review');
+    await press(page, 'face-verify', 'submit');
+    await untilStep(page, 'face-verify', 'success');
+  });
+
+  it('registers a voice, the recorder worklet loaded from beside the CDN file', async () => {
+    const { page } = browser;
+    await press(page, 'voice-verify', 'submit');
+    await untilStep(page, 'voice-verify', 'ready');
+    await press(page, 'voice-verify', 'record');
+    await untilStep(page, 'voice-verify', 'review');
+    await press(page, 'voice-verify', 'submit');
+    await untilStep(page, 'voice-verify', 'success');
+    assert.equal(await stepOf(page, 'voice-verify'), 'success');
+  });
+
+  it('caused no Content-Security-Policy violation', async () => {
+    const all = await browser.page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    assert.deepEqual(all, []);
+    assert.deepEqual(await cspViolations(browser.page), []);
+  });
+});
