@@ -56,6 +56,7 @@ const FAILURES = new Set(['wrong_code', 'code_expired', 'too_many_attempts']);
  * @cssproperty --verify-accent-contrast - Text on the accent color.
  * @cssproperty --verify-fg - Text color.
  * @cssproperty --verify-bg - Background color.
+ * @cssproperty --verify-surface - Background of fields and secondary buttons.
  * @cssproperty --verify-muted - Secondary text color.
  * @cssproperty --verify-border - Border color.
  * @cssproperty --verify-error - Error color.

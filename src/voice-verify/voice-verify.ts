@@ -46,9 +46,12 @@ const METER_BARS = 30;
  * @csspart spinner - The progress indicator.
  * @csspart live - The polite live region.
  *
- * @cssproperty --verify-accent - Accent color.
+ * @cssproperty --verify-accent - Accent color (buttons, focus).
+ * @cssproperty --verify-accent-contrast - Text on the accent color.
  * @cssproperty --verify-fg - Text color.
  * @cssproperty --verify-bg - Background color.
+ * @cssproperty --verify-surface - Background of secondary buttons.
+ * @cssproperty --verify-border - Border color.
  * @cssproperty --verify-error - Error color.
  * @cssproperty --verify-success - Success color.
  * @cssproperty --verify-radius - Corner radius.

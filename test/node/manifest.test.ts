@@ -15,7 +15,7 @@ function manifest() {
   const out = mkdtempSync(join(tmpdir(), 'cem-'));
   execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'custom-elements-manifest.config.mjs', '--quiet'], { cwd: root, env: { ...process.env, CEM_OUTDIR: relative(fileURLToPath(root), out) } });
   return JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8')) as {
-    modules: { declarations?: { tagName?: string; events?: { name: string }[]; cssParts?: { name: string }[]; cssStates?: { name: string }[]; slots?: { name: string }[]; attributes?: { name: string }[]; members?: { name: string; kind: string; privacy?: string }[] }[] }[];
+    modules: { declarations?: { tagName?: string; events?: { name: string }[]; cssParts?: { name: string }[]; cssStates?: { name: string }[]; cssProperties?: { name: string }[]; slots?: { name: string }[]; attributes?: { name: string }[]; members?: { name: string; kind: string; privacy?: string }[] }[] }[];
   };
 }
 
@@ -56,6 +56,12 @@ describe('custom-elements.json', () => {
 
       it('documents exactly the parts it renders', () => {
         assert.deepEqual(new Set(element.cssParts!.map((p) => p.name)), renderedParts(files));
+      });
+
+      it('documents exactly the custom properties its styles read', () => {
+        const styles = ['src/internal/base.styles.ts', files[0]!.replace(/\.ts$/, '.styles.ts')];
+        const read = new Set(styles.flatMap((file) => [...source(file).matchAll(/var\((--verify-[\w-]+)/g)].map((m) => m[1]!)));
+        assert.deepEqual(new Set(element.cssProperties!.map((p) => p.name)), read);
       });
 
       it('documents a custom state for each step of its flow', () => {
