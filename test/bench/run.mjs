@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// `npm run bench`: the figures of DESIGN §8 in one printout, with the date and the machine.
+// Figures, not tests: nothing here fails on a slow machine. Run after `npm run build`.
+import { execFileSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { formatSizes, measureSizes } from './sizes.mjs';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const started = Date.now();
+console.log(`verify-widgets benchmarks, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
+
+console.log('Sizes (esbuild, minified for browsers; budgets: one widget <= 12 KB gzip, the CDN file <= 25 KB)');
+console.log(formatSizes(await measureSizes()));
+
+console.log('\nHost handler (budget: its own work <= 1 ms at p99)');
+console.log(execFileSync(process.execPath, [here('./handler-overhead.mjs'), '2000'], { encoding: 'utf8' }).trim());
+
+console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
