@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { formatBrowser, measureBrowser } from './browser.mjs';
 import { formatSizes, measureSizes } from './sizes.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -12,6 +13,9 @@ console.log(`verify-widgets benchmarks, ${new Date().toISOString().slice(0, 10)}
 
 console.log('Sizes (esbuild, minified for browsers; budgets: one widget <= 12 KB gzip, the CDN file <= 25 KB)');
 console.log(formatSizes(await measureSizes()));
+
+console.log('\nBrowser timings (the shutter from the click to the photo on screen; stop to WAV by the widget\'s own performance marks)');
+console.log(formatBrowser(await measureBrowser(10)));
 
 console.log('\nHost handler (budget: its own work <= 1 ms at p99)');
 console.log(execFileSync(process.execPath, [here('./handler-overhead.mjs'), '2000'], { encoding: 'utf8' }).trim());
