@@ -1,6 +1,5 @@
-import { html, type PropertyValues } from 'lit';
+import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { VerifyErrorEvent } from '../events/error.js';
 import { CameraController } from '../internal/camera-controller.js';
 import { DeviceError, type CameraFailure } from '../internal/device-controller.js';
 import { BiometricElement } from '../internal/biometric-element.js';
@@ -10,7 +9,6 @@ import { styles } from './face-verify.styles.js';
 import { renderFaceStep, type FaceView } from './face-verify.templates.js';
 import { lumaGridSize, measureFrame, qualityProblems } from './frame-quality.js';
 import { snapshot } from './snapshot.js';
-import { failureText } from '../internal/failure-text.js';
 
 const QUALITY_INTERVAL_MS = 250;
 
@@ -90,10 +88,12 @@ export class FaceVerify extends BiometricElement {
     return this.state.step;
   }
 
-  protected override render() {
-    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.step === 'uploading' || this.step === 'permission'}>
-      ${this.liveRegion()} ${renderFaceStep(this.#view())}
-    </div>`;
+  protected renderStep() {
+    return renderFaceStep(this.#view());
+  }
+
+  protected get busy(): boolean {
+    return this.step === 'uploading' || this.step === 'permission';
   }
 
   #view(): FaceView {
@@ -152,9 +152,7 @@ export class FaceVerify extends BiometricElement {
       if (!this.isConnected) return;
       const reason = error instanceof DeviceError ? (error.reason as CameraFailure) : 'unsupported';
       this.apply({ type: 'camera-failed', reason });
-      const message = failureText(this.t, this.language, 'camera', { reason });
-      this.announce(message);
-      this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
+      this.reportDeviceFailure(reason);
     }
   }
 

@@ -5,7 +5,9 @@
  */
 import { property } from 'lit/decorators.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
+import { VerifyErrorEvent } from '../events/error.js';
 import { VerifySuccessEvent } from '../events/success.js';
+import type { DeviceFailure } from './device-controller.js';
 import { failureText } from './failure-text.js';
 import type { HostError } from './host-api.js';
 import { SAMPLE_FIELDS, type BiometricKind } from './protocol.js';
@@ -19,6 +21,17 @@ export abstract class BiometricElement extends VerifyElement {
   @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   protected readonly requests = new RequestController(this);
   protected abstract readonly kind: BiometricKind;
+
+  protected get device(): 'camera' | 'microphone' {
+    return this.kind === 'face' ? 'camera' : 'microphone';
+  }
+
+  /** Tells the person and the page that the camera or microphone failed (the flow has moved on). */
+  protected reportDeviceFailure(reason: DeviceFailure): void {
+    const message = failureText(this.t, this.language, this.device, { reason });
+    this.announce(message);
+    this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
+  }
 
   protected async uploadSample(sample: string, moves: { done(): void; failed(error: HostError): void }): Promise<void> {
     const { kind } = this;
@@ -40,7 +53,7 @@ export abstract class BiometricElement extends VerifyElement {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);
       moves.failed(host);
-      const message = failureText(this.t, this.language, kind === 'face' ? 'camera' : 'microphone', { reason: host.code, ...host.extra });
+      const message = failureText(this.t, this.language, this.device, { reason: host.code, ...host.extra });
       this.announce(message);
       this.reportProblem(host, message, FAILURES);
     }

@@ -4,7 +4,7 @@
  * `verify-step-change` event), one polite live region, focus moved to each step's heading, and
  * form association with the receipt as the form value.
  */
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
@@ -133,6 +133,15 @@ export abstract class VerifyElement extends LitElement {
     } else {
       this.internals.setValidity({});
     }
+  }
+
+  /** The current step's markup; the element wraps it in the base part, with the live region. */
+  protected abstract renderStep(): TemplateResult;
+  /** Whether the widget is waiting on the browser or the host (aria-busy). */
+  protected abstract get busy(): boolean;
+
+  protected override render() {
+    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.busy}>${this.liveRegion()} ${this.renderStep()}</div>`;
   }
 
   protected get direction(): 'ltr' | 'rtl' {

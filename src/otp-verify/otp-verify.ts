@@ -1,4 +1,4 @@
-import { html, type PropertyValues } from 'lit';
+import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { VerifyCodeSentEvent } from '../events/code-sent.js';
 import { VerifySuccessEvent } from '../events/success.js';
@@ -13,7 +13,7 @@ import { receiveSmsCode } from '../internal/webotp.js';
 import { CodeFieldController } from './code-field-controller.js';
 import { initialState, resendWait, transition, type Contact, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
 import { styles } from './otp-verify.styles.js';
-import { renderStep, type OtpView } from './otp-verify.templates.js';
+import { renderStep as renderOtpStep, type OtpView } from './otp-verify.templates.js';
 
 const FAILURES = new Set(['wrong_code', 'code_expired', 'too_many_attempts']);
 
@@ -150,10 +150,12 @@ export class OtpVerify extends VerifyElement {
     this.codeField.describe(`${t.codeLabel}, ${hint}`, this.state.step === 'code' && this.state.problem !== undefined);
   }
 
-  protected override render() {
-    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.step === 'sending' || this.step === 'verifying'}>
-      ${this.liveRegion()} ${renderStep(this.#view())}
-    </div>`;
+  protected renderStep() {
+    return renderOtpStep(this.#view());
+  }
+
+  protected get busy(): boolean {
+    return this.step === 'sending' || this.step === 'verifying';
   }
 
   protected override focusTarget(): HTMLElement | null {

@@ -1,9 +1,7 @@
-import { html, type PropertyValues } from 'lit';
+import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { VerifyErrorEvent } from '../events/error.js';
 import { bytesToBase64 } from '../internal/base64.js';
 import { DeviceError, type MicrophoneFailure } from '../internal/device-controller.js';
-import { failureText } from '../internal/failure-text.js';
 import { MicrophoneController } from '../internal/microphone-controller.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { encodeWav } from '../internal/wav.js';
@@ -107,10 +105,12 @@ export class VoiceVerify extends BiometricElement {
     return this.state.step;
   }
 
-  protected override render() {
-    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.step === 'uploading' || this.step === 'permission'}>
-      ${this.liveRegion()} ${renderVoiceStep(this.#view())}
-    </div>`;
+  protected renderStep() {
+    return renderVoiceStep(this.#view());
+  }
+
+  protected get busy(): boolean {
+    return this.step === 'uploading' || this.step === 'permission';
   }
 
   #view(): VoiceView {
@@ -179,9 +179,7 @@ export class VoiceVerify extends BiometricElement {
   #microphoneFailed(reason: MicrophoneFailure): void {
     if (!this.isConnected) return;
     this.apply({ type: 'microphone-failed', reason });
-    const message = failureText(this.t, this.language, 'microphone', { reason });
-    this.announce(message);
-    this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
+    this.reportDeviceFailure(reason);
   }
 
   async #record(): Promise<void> {
