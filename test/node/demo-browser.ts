@@ -71,6 +71,25 @@ export async function codeFromOutbox(demo: Demo, to: string): Promise<string> {
   return messages[0].code;
 }
 
+/** Clicks a part (`submit`, `record`, …) in a widget's shadow root. */
+export async function press(page: Page, tag: string, part: string): Promise<void> {
+  await page.evaluate((t, p) => document.querySelector<any>(t).shadowRoot.querySelector(`[part~="${p}"]`).click(), tag, part);
+}
+
+/** Waits until the widget reaches `step`. */
+export async function untilStep(page: Page, tag: string, step: string, timeout = 15_000): Promise<void> {
+  await page.waitForFunction((t, s) => document.querySelector<any>(t)?.step === s, { timeout }, tag, step);
+}
+
+/** In the demo: signs in as `user` (when given), picks the face or voice mode, and presses the widget's start button. */
+export async function startInDemo(page: Page, kind: 'face' | 'voice', mode: 'enroll' | 'verify', user: string | null = 'omar'): Promise<void> {
+  const tag = `${kind}-verify`;
+  if (user) await page.select('#user', user);
+  await page.click(`#${kind}-mode input[value="${mode}"]`);
+  await page.waitForFunction((t, m) => document.querySelector<any>(t)?.mode === m && document.querySelector<any>(t).shadowRoot?.querySelector('[part~="submit"]'), {}, tag, mode);
+  await press(page, tag, 'submit');
+}
+
 /** What a widget ends with after its submit button is pressed: `success:<receipt>`, `enrolled` or `failure:<code>`. */
 export async function submitAndAwaitOutcome(page: Page, widget: string): Promise<string> {
   const outcome = page.evaluate(
@@ -83,19 +102,13 @@ export async function submitAndAwaitOutcome(page: Page, widget: string): Promise
       }),
     widget,
   );
-  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
+  await press(page, widget, 'submit');
   return outcome;
 }
 
-/**
- * The page's Content-Security-Policy violations so far (the demo sends a strict policy), less the
- * one the model face detector's library is known to cause: long.js, inside TensorFlow.js, tries to
- * compile a tiny WebAssembly module for 64-bit multiplication, catches the refusal and goes on in
- * JavaScript. A page that uses that detector may allow it with `script-src 'wasm-unsafe-eval'`.
- */
-export async function cspViolations(page: Page): Promise<string[]> {
-  const seen = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
-  return seen.filter((violation) => violation !== 'script-src wasm-eval');
+/** The page's Content-Security-Policy violations so far (the demo sends a strict policy). */
+export function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 }
 
 /** Checks a receipt as the host's server does, through the demo's receipt route. */

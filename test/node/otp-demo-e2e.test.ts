@@ -1,6 +1,6 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeFromOutbox, cspViolations, hostChecksReceipt, startDemo, type Demo } from './demo-browser.js';
+import { codeFromOutbox, cspViolations, hostChecksReceipt, startDemo, untilStep, type Demo } from './demo-browser.js';
 
 /** In the page: the widget's shadow root, a promise of its next success, and the step. */
 const widget = 'otp-verify';
@@ -10,10 +10,6 @@ async function successReceipt(demo: Demo): Promise<string> {
     (w) => new Promise<string>((resolve) => document.querySelector<any>(w).addEventListener('verify-success', (e: CustomEvent) => resolve(e.detail.receipt), { once: true })),
     widget,
   ) as unknown as Promise<string>;
-}
-
-async function untilStep(demo: Demo, step: string) {
-  await demo.page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s, { timeout: 10_000 }, widget, step);
 }
 
 for (const quirks of [false, true]) {
@@ -33,12 +29,12 @@ for (const quirks of [false, true]) {
       const phone = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#phone'), widget);
       await (phone as any).type('50 123 4567');
       await page.keyboard.press('Enter');
-      await untilStep(demo, 'code');
+      await untilStep(demo.page, widget, 'code');
       const receipt = successReceipt(demo);
       // Focus is in the code field: type the code as a person would.
       await page.keyboard.type(await codeFromOutbox(demo, '+966501234567'), { delay: 30 });
       const token = await receipt;
-      await untilStep(demo, 'success');
+      await untilStep(demo.page, widget, 'success');
       const checked = await hostChecksReceipt(demo, token);
       assert.equal(checked.accepted, true);
       assert.deepEqual([checked.claims?.sub, checked.claims?.mth], ['sara', 'otp']);
@@ -54,7 +50,7 @@ for (const quirks of [false, true]) {
       const email = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#email'), widget);
       await (email as any).type('sara@example.com');
       await page.keyboard.press('Enter');
-      await untilStep(demo, 'code');
+      await untilStep(demo.page, widget, 'code');
       const receipt = successReceipt(demo);
       await page.keyboard.type(await codeFromOutbox(demo, 'sara@example.com'));
       assert.equal((await hostChecksReceipt(demo, await receipt)).accepted, true);

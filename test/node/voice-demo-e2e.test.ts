@@ -1,7 +1,7 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { cspViolations, hostChecksReceipt, microphoneFrom, openBrowser, startDemo, submitAndAwaitOutcome, type Demo } from './demo-browser.js';
+import { cspViolations, hostChecksReceipt, microphoneFrom, openBrowser, press, startDemo, startInDemo, submitAndAwaitOutcome, untilStep, type Demo } from './demo-browser.js';
 
 const widget = 'voice-verify';
 
@@ -10,15 +10,12 @@ const widget = 'voice-verify';
  * into the microphone) and presses stop. Returns what the gate said, or the outcome of the upload.
  */
 async function speakAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<string> {
-  await page.select('#user', 'omar');
-  await page.click(`#voice-mode input[value="${mode}"]`);
-  await page.waitForFunction((w, m) => document.querySelector<any>(w)?.mode === m && document.querySelector<any>(w).shadowRoot?.querySelector('[part~="submit"]'), {}, widget, mode);
-  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="submit"]').click(), widget);
-  await page.waitForFunction((w) => document.querySelector<any>(w).step === 'ready', { timeout: 15_000 }, widget);
-  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="record"]').click(), widget);
+  await startInDemo(page, 'voice', mode);
+  await untilStep(page, widget, 'ready');
+  await press(page, widget, 'record');
   await page.waitForFunction((w) => document.querySelector<any>(w).step === 'recording' && /0:03|3 seconds/.test(document.querySelector<any>(w).shadowRoot.querySelector('[part~="countdown"]').textContent), { timeout: 15_000 }, widget);
-  await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="stop"]').click(), widget);
-  await page.waitForFunction((w) => document.querySelector<any>(w).step === 'review', { timeout: 15_000 }, widget);
+  await press(page, widget, 'stop');
+  await untilStep(page, widget, 'review');
   const refused = await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="error"]')?.textContent ?? '', widget);
   if (refused) return `refused:${refused}`;
   return submitAndAwaitOutcome(page, widget);

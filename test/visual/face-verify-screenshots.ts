@@ -3,12 +3,11 @@
 // shown; steps that wait on an answer hold it, and camera failures stub getUserMedia.
 // Usage: npm run screenshots
 import { cameraFrom } from '../node/demo-browser.js';
-import { shootSteps } from './shoot.js';
+import { biometricSteps, shootSteps } from './shoot.js';
 
-await shootSteps('face-verify', cameraFrom('obama_1'), {}, ({ demo, page, intercept }) => {
+await shootSteps('face-verify', cameraFrom('obama_1'), {}, (shoot) => {
+  const { demo, page, press: click, untilStep } = shoot;
   const W = 'face-verify';
-  const untilStep = (step: string) => page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s, { timeout: 15_000 }, W, step);
-  const click = (part: string) => page.evaluate((w, p) => document.querySelector<any>(w).shadowRoot.querySelector(`[part~="${p}"]`).click(), W, part);
   const settle = (ms = 300) => new Promise((done) => setTimeout(done, ms));
 
   /** The faces a stand-in detector reports, in the 0-1 frame coordinates of the measured copy. */
@@ -47,54 +46,12 @@ await shootSteps('face-verify', cameraFrom('obama_1'), {}, ({ demo, page, interc
   }
 
   /** getUserMedia rejects with this DOMException name in the page from now on. */
-  async function cameraFails(lang: string, name: string) {
-    await fresh(lang, 'verify');
-    await page.evaluate((n) => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('stubbed', n));
-    }, name);
-    await click('submit');
-    await untilStep('failure');
-  }
-
   return {
-    priming: (lang) => fresh(lang, 'verify'),
-    'priming-enroll': (lang) => fresh(lang, 'enroll'),
-    permission: async (lang) => {
-      await fresh(lang, 'verify');
-      await page.evaluate(() => (navigator.mediaDevices.getUserMedia = () => new Promise(() => {})));
-      await click('submit');
-      await untilStep('permission');
-    },
+    ...biometricSteps(shoot, 'face', { fresh, toReview }, { 'failure-denied': 'NotAllowedError', 'failure-no-camera': 'NotFoundError', 'failure-busy': 'NotReadableError' }),
     'preview-good': (lang) => toPreview(lang),
     'preview-no-face': (lang) => toPreview(lang, []),
     'preview-two-faces': (lang) => toPreview(lang, [[0.05, 0.2, 0.3, 0.4], [0.6, 0.2, 0.3, 0.4]]),
     'preview-off-centre': (lang) => toPreview(lang, [[0.0, 0.0, 0.3, 0.45]]),
     review: (lang) => toReview(lang),
-    uploading: async (lang) => {
-      await toReview(lang);
-      intercept((url) => (url.endsWith('/verify-by-face') ? 'hold' : undefined));
-      await click('submit');
-      await untilStep('uploading');
-    },
-    'success-enrolled': async (lang) => {
-      await toReview(lang, 'enroll');
-      await click('submit');
-      await untilStep('success');
-    },
-    'success-verified': async (lang) => {
-      await toReview(lang);
-      await click('submit');
-      await untilStep('success');
-    },
-    'failure-no-match': async (lang) => {
-      await toReview(lang);
-      const body = JSON.stringify({ error: { code: 'no_match', message: 'The face did not match.', attemptsLeft: 2 } });
-      intercept((url) => (url.endsWith('/verify-by-face') ? { status: 422, contentType: 'application/json', body } : undefined));
-      await click('submit');
-      await untilStep('failure');
-    },
-    'failure-denied': (lang) => cameraFails(lang, 'NotAllowedError'),
-    'failure-no-camera': (lang) => cameraFails(lang, 'NotFoundError'),
-    'failure-busy': (lang) => cameraFails(lang, 'NotReadableError'),
   };
 });

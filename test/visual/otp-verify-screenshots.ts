@@ -4,10 +4,9 @@
 import { codeFromOutbox } from '../node/demo-browser.js';
 import { shootSteps } from './shoot.js';
 
-await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, intercept }) => {
+await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, intercept, untilStep }) => {
   const W = 'otp-verify';
   const inShadow = async (selector: string) => (await page.evaluateHandle((w, s) => document.querySelector<any>(w).shadowRoot.querySelector(s), W, selector)).asElement()!;
-  const untilStep = (step: string) => page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s , { timeout: 10_000 }, W, step);
   let phoneCount = 0;
 
   async function fresh(lang: string) {

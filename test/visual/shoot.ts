@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { HTTPRequest, Page, ResponseForRequest } from 'puppeteer-core';
-import { startDemo, type Demo } from '../node/demo-browser.js';
+import { press, startDemo, untilStep, type Demo } from '../node/demo-browser.js';
 
 export type Rule = (url: string) => 'hold' | Partial<ResponseForRequest> | undefined;
 
@@ -15,6 +15,62 @@ export interface Shoot {
   intercept(rule: Rule): void;
   /** Drops held requests (a pending one would stall the next navigation) and the rule. */
   reset(): Promise<void>;
+  /** Clicks a part of the widget. */
+  press(part: string): Promise<void>;
+  /** Waits for the widget's step. */
+  untilStep(step: string, timeout?: number): Promise<void>;
+}
+
+type Mode = 'verify' | 'enroll';
+
+/**
+ * The steps <face-verify> and <voice-verify> reach the same way: `fresh` puts a new widget in the
+ * demo's slot, `toReview` brings one to its review; `failures` names getUserMedia errors to show.
+ */
+export function biometricSteps(
+  { page, intercept, press, untilStep }: Shoot,
+  kind: 'face' | 'voice',
+  drive: { fresh(lang: string, mode: Mode): Promise<void>; toReview(lang: string, mode?: Mode): Promise<void> },
+  failures: Record<string, string>,
+): Record<string, (lang: string) => Promise<void>> {
+  const route = `/verify-by-${kind}`;
+  const send = (step: string, mode: Mode = 'verify') => async (lang: string) => {
+    await drive.toReview(lang, mode);
+    await press('submit');
+    await untilStep(step);
+  };
+  const deviceFails = (name: string) => async (lang: string) => {
+    await drive.fresh(lang, 'verify');
+    await page.evaluate((n) => {
+      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('stubbed', n));
+    }, name);
+    await press('submit');
+    await untilStep('failure');
+  };
+  const noMatch = JSON.stringify({ error: { code: 'no_match', message: `The ${kind} did not match.`, attemptsLeft: 2 } });
+  return {
+    priming: (lang) => drive.fresh(lang, 'verify'),
+    'priming-enroll': (lang) => drive.fresh(lang, 'enroll'),
+    permission: async (lang) => {
+      await drive.fresh(lang, 'verify');
+      await page.evaluate(() => (navigator.mediaDevices.getUserMedia = () => new Promise(() => {})));
+      await press('submit');
+      await untilStep('permission');
+    },
+    uploading: async (lang) => {
+      await drive.toReview(lang);
+      intercept((url) => (url.endsWith(route) ? 'hold' : undefined));
+      await press('submit');
+      await untilStep('uploading');
+    },
+    'success-enrolled': send('success', 'enroll'),
+    'success-verified': send('success'),
+    'failure-no-match': async (lang) => {
+      intercept((url) => (url.endsWith(route) ? { status: 422, contentType: 'application/json', body: noMatch } : undefined));
+      await send('failure')(lang);
+    },
+    ...Object.fromEntries(Object.entries(failures).map(([step, name]) => [step, deviceFails(name)])),
+  };
 }
 
 export async function shootSteps(
@@ -45,12 +101,16 @@ export async function shootSteps(
       rule = () => undefined;
       for (const request of held.splice(0)) await request.abort().catch(() => {});
     },
+    press: (part) => press(page, widget, part),
+    untilStep: (step, timeout) => untilStep(page, widget, step, timeout),
   };
+  // Once: the drivers keep state across screenshots (the OTP script numbers its phones).
+  const drivers = Object.entries(steps(shoot));
   try {
     for (const scheme of ['light', 'dark']) {
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
       for (const lang of ['en', 'ar']) {
-        for (const [step, drive] of Object.entries(steps(shoot))) {
+        for (const [step, drive] of drivers) {
           await shoot.reset();
           await drive(lang).catch(async (error: unknown) => {
             await page.screenshot({ path: `${out}${lang}-${scheme}-${step}-FAILED.png` });

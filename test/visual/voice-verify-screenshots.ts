@@ -3,12 +3,11 @@
 // steps that wait on an answer hold it, and microphone failures stub getUserMedia.
 // Usage: npm run screenshots
 import { microphoneFrom } from '../node/demo-browser.js';
-import { shootSteps } from './shoot.js';
+import { biometricSteps, shootSteps } from './shoot.js';
 
-await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, ({ demo, page, intercept }) => {
+await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, (shoot) => {
+  const { demo, page, press: click, untilStep } = shoot;
   const W = 'voice-verify';
-  const untilStep = (step: string, timeout = 15_000) => page.waitForFunction((w, s) => document.querySelector<any>(w)?.step === s, { timeout }, W, step);
-  const click = (part: string) => page.evaluate((w, p) => document.querySelector<any>(w).shadowRoot.querySelector(`[part~="${p}"]`).click(), W, part);
 
   async function fresh(lang: string, mode: 'verify' | 'enroll', microphone: 'speech' | 'silent' = 'speech') {
     await page.goto(demo.url, { waitUntil: 'load' });
@@ -40,24 +39,8 @@ await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, ({ demo,
     await untilStep('review', 20_000);
   }
 
-  async function microphoneFails(lang: string, name: string) {
-    await fresh(lang, 'verify');
-    await page.evaluate((n) => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('stubbed', n));
-    }, name);
-    await click('submit');
-    await untilStep('failure');
-  }
-
   return {
-    priming: (lang) => fresh(lang, 'verify'),
-    'priming-enroll': (lang) => fresh(lang, 'enroll'),
-    permission: async (lang) => {
-      await fresh(lang, 'verify');
-      await page.evaluate(() => (navigator.mediaDevices.getUserMedia = () => new Promise(() => {})));
-      await click('submit');
-      await untilStep('permission');
-    },
+    ...biometricSteps(shoot, 'voice', { fresh, toReview }, { 'failure-denied': 'NotAllowedError', 'failure-no-microphone': 'NotFoundError' }),
     ready: async (lang) => {
       await fresh(lang, 'verify');
       await click('submit');
@@ -67,30 +50,5 @@ await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, ({ demo,
     'recording-no-speech': (lang) => toRecording(lang, 'silent', 2.5),
     review: (lang) => toReview(lang),
     'review-no-speech': (lang) => toReview(lang, 'verify', 'silent'),
-    uploading: async (lang) => {
-      await toReview(lang);
-      intercept((url) => (url.endsWith('/verify-by-voice') ? 'hold' : undefined));
-      await click('submit');
-      await untilStep('uploading');
-    },
-    'success-enrolled': async (lang) => {
-      await toReview(lang, 'enroll');
-      await click('submit');
-      await untilStep('success');
-    },
-    'success-verified': async (lang) => {
-      await toReview(lang);
-      await click('submit');
-      await untilStep('success');
-    },
-    'failure-no-match': async (lang) => {
-      await toReview(lang);
-      const body = JSON.stringify({ error: { code: 'no_match', message: 'The voice did not match.', attemptsLeft: 2 } });
-      intercept((url) => (url.endsWith('/verify-by-voice') ? { status: 422, contentType: 'application/json', body } : undefined));
-      await click('submit');
-      await untilStep('failure');
-    },
-    'failure-denied': (lang) => microphoneFails(lang, 'NotAllowedError'),
-    'failure-no-microphone': (lang) => microphoneFails(lang, 'NotFoundError'),
   };
 });

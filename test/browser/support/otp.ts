@@ -1,23 +1,13 @@
-import { fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/otp-verify/define.js';
 import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
+import { untilWidgetStep, widgetFixture } from './widget.js';
 
-export async function otpFixture(lang = 'en', attributes = '') {
-  const wrapper = await fixture<HTMLDivElement>(
-    html`<div lang=${lang} dir=${lang === 'ar' ? 'rtl' : 'ltr'} .innerHTML=${`<otp-verify endpoint="/host" country="SA" ${attributes}></otp-verify>`}></div>`,
-  );
-  const element = wrapper.querySelector('otp-verify') as OtpVerify;
-  await element.updateComplete;
-  return element;
-}
+export const otpFixture = (lang = 'en', attributes = '') => widgetFixture<OtpVerify>('otp-verify', `country="SA" ${attributes}`, lang);
 
 export const shadow = (element: OtpVerify) => element.shadowRoot!;
 export const $ = <T extends Element = HTMLElement>(element: OtpVerify, selector: string) => shadow(element).querySelector<T>(selector)!;
 
-export async function untilStep(element: OtpVerify, step: string) {
-  await waitUntil(() => element.step === step, `step ${step}, still ${element.step}`, { timeout: 5000 });
-  await element.updateComplete;
-}
+export const untilStep = (element: OtpVerify, step: string) => untilWidgetStep(element, step, 5000);
 
 export function codeInput(element: OtpVerify): HTMLInputElement {
   return element.querySelector('input[slot="code"]')!;

@@ -1,30 +1,11 @@
-import { fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/voice-verify/define.js';
 import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
+import { partOf, untilWidgetStep, widgetFixture } from './widget.js';
 
-export async function voiceFixture(attributes = '', lang = 'en') {
-  const wrapper = await fixture<HTMLDivElement>(html`<div lang=${lang} dir=${lang === 'ar' ? 'rtl' : 'ltr'} .innerHTML=${`<voice-verify endpoint="/host" ${attributes}></voice-verify>`}></div>`);
-  const element = wrapper.querySelector('voice-verify') as VoiceVerify;
-  await element.updateComplete;
-  return element;
-}
-
-export async function untilVoiceStep(element: VoiceVerify, step: string, timeout = 15_000) {
-  await waitUntil(() => element.step === step, `step ${step}, still ${element.step}`, { timeout });
-  await element.updateComplete;
-}
-
-export const voiceButton = (element: VoiceVerify, part: string) => element.shadowRoot!.querySelector<HTMLButtonElement>(`[part~="${part}"]`)!;
+export const voiceFixture = (attributes = '', lang = 'en') => widgetFixture<VoiceVerify>('voice-verify', attributes, lang);
+export const untilVoiceStep = (element: VoiceVerify, step: string, timeout = 15_000) => untilWidgetStep(element, step, timeout);
+export const voiceButton = (element: VoiceVerify, part: string) => partOf(element, part);
 export const voiceText = (element: VoiceVerify, part: string) => element.shadowRoot!.querySelector(`[part~="${part}"]`)?.textContent?.trim() ?? '';
-
-/** From priming to a finished recording (stopped by max-duration), ready for review. */
-export async function recordVoice(element: VoiceVerify) {
-  voiceButton(element, 'submit').click();
-  await untilVoiceStep(element, 'ready');
-  voiceButton(element, 'record').click();
-  await untilVoiceStep(element, 'recording');
-  await untilVoiceStep(element, 'review', 20_000);
-}
 
 /** The fields of a 16-bit PCM WAV header, and its duration. */
 export function readWav(base64: string) {
