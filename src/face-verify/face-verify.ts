@@ -92,10 +92,6 @@ export class FaceVerify extends BiometricElement {
     return renderFaceStep(this.#view());
   }
 
-  protected get busy(): boolean {
-    return this.step === 'uploading' || this.step === 'permission';
-  }
-
   #view(): FaceView {
     return {
       state: this.state,

@@ -22,6 +22,11 @@ export abstract class BiometricElement extends VerifyElement {
   protected readonly requests = new RequestController(this);
   protected abstract readonly kind: BiometricKind;
 
+  /** Waiting on the browser's permission prompt, or on the host with the sample. */
+  protected get busy(): boolean {
+    return this.step === 'uploading' || this.step === 'permission';
+  }
+
   protected get device(): 'camera' | 'microphone' {
     return this.kind === 'face' ? 'camera' : 'microphone';
   }

@@ -109,10 +109,6 @@ export class VoiceVerify extends BiometricElement {
     return renderVoiceStep(this.#view());
   }
 
-  protected get busy(): boolean {
-    return this.step === 'uploading' || this.step === 'permission';
-  }
-
   #view(): VoiceView {
     return {
       state: this.state,
