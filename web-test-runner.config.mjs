@@ -9,6 +9,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
+import { keysPlugin } from './test/browser/support/keys-plugin.mjs';
 
 const FIXTURES = resolve('../shared/fixtures');
 const ENGINES = (process.env.ENGINES ?? 'chromium,firefox,webkit').split(',');
@@ -139,7 +140,7 @@ export default {
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
   testFramework: { config: { timeout: 20000 } },
   testRunnerHtml: html(null),
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), keysPlugin()],
   middleware: [fixtures, typescriptSources],
   groups,
 };

@@ -3,6 +3,7 @@
  * region and in the event. A blocked device gets the steps to unblock it in the browser at hand.
  */
 import { format, formatSeconds, type Strings } from './localize.js';
+import { plural } from './plural.js';
 import type { ErrorCode } from './protocol.js';
 import type { DeviceFailure } from './device-controller.js';
 
@@ -21,7 +22,7 @@ export interface FailureFacts {
 }
 
 export function failureText(t: Strings, language: string, device: 'camera' | 'microphone', { reason, attemptsLeft, retryAfter }: FailureFacts): string {
-  if (reason === 'no_match' && attemptsLeft) return format(t.error_no_match_left, { count: new Intl.NumberFormat(language).format(attemptsLeft) });
+  if (reason === 'no_match' && attemptsLeft) return plural(t.error_no_match_left, attemptsLeft, language);
   if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
   const strings = t as unknown as Record<string, string | undefined>;
   const browser = reason === 'denied' ? browserFamily() : null;

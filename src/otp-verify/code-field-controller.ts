@@ -4,29 +4,52 @@
  * Owns: the input itself, kept in the element's light DOM (slot="code") because autofill ("From
  * Messages" on iOS, Android's SMS autofill) and password managers cannot see inputs inside a
  * shadow root; its attributes (one-time-code, numeric keyboard, left to right, no password-manager
- * icon); cleaning what is typed or pasted (Arabic-Indic and Persian digits to ASCII, nothing but
- * digits, no more than the code's length, a pasted message reduced to its digits); the caret kept
- * at the end; telling the element when the
- * code is complete.
+ * icon); its accessible name and its description (a light-DOM message slotted where the widget
+ * shows errors, since aria-describedby cannot reach into a shadow root); what arrives in it:
+ * - typed digits edit the field as in any text input (caret, selection, Delete, Home, End), and
+ *   Arabic-Indic and Persian digits become ASCII; anything else is dropped;
+ * - a whole code arriving at once (paste, autofill, a keyboard suggestion) replaces the field, and
+ *   only the code is taken from a message ("Order 42: your code is 123456" gives 123456);
+ * - once the host refused a code, whatever the person enters next starts a new code;
+ * - more digits than a code has are refused, as maxlength would (maxlength itself would cut a
+ *   pasted "123-456" to "123-45" before the dash is dropped);
+ * - Enter asks the element to submit (the input's own form is the page's, not the widget's).
+ * It tells the element when a new complete code arrives, never the refused one again.
  *
- * Does not own: the boxes drawn over it (the element renders them from `value`), submitting, the
- * WebOTP request, error messages.
+ * Does not own: the boxes drawn over it (the element renders them from `value` and `selection`),
+ * submitting, the WebOTP request, the wording of errors.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { asciiDigits } from '../internal/digits.js';
+import { digitsOf, findCode, MAX_CODE_LENGTH } from './find-code.js';
 
-const MAX_LENGTH = 8;
+let instances = 0;
+
+export interface CodeFieldEvents {
+  /** A new complete code arrived without the person asking to submit it. */
+  complete(code: string): void;
+  /** Enter was pressed in the field. */
+  enter(): void;
+}
 
 export class CodeFieldController implements ReactiveController {
   readonly input: HTMLInputElement;
+  /** The field's error, in the light DOM so that the input can point at it; the element slots it. */
+  readonly message: HTMLElement;
   #length: number | null = null;
+  /** The value as last accepted, so an input event can tell what it inserted. */
+  #accepted = '';
+  /** The code the host refused; entering anything starts a new code, and it is never sent again unasked. */
+  #refused: string | null = null;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement,
-    private readonly onComplete: (code: string) => void,
+    private readonly on: CodeFieldEvents,
   ) {
     // A page may bring its own input (to name or style it); otherwise the element makes one.
     this.input = host.querySelector<HTMLInputElement>(':scope > input[slot="code"]') ?? document.createElement('input');
+    this.message = document.createElement('span');
+    this.message.id = `otp-verify-code-message-${++instances}`;
+    this.message.slot = 'code-message';
     host.addController(this);
   }
 
@@ -34,16 +57,17 @@ export class CodeFieldController implements ReactiveController {
     return this.input.value;
   }
 
-  set value(code: string) {
-    this.input.value = this.#clean(code);
-    this.host.requestUpdate();
+  /** Fills the field with the code in `text` (WebOTP, a reset), with no auto-submit. */
+  set value(text: string) {
+    const code = findCode(text, this.#length) ?? digitsOf(text).slice(0, this.#max);
+    this.#refused = null;
+    this.#accept(code, code.length, false);
   }
 
   /** Digits in a complete code; null when unknown (4 to 8 then, and no auto-submit). */
   set length(length: number | null) {
-    // No maxlength: the browser would cut "123-456" to "123-45" before the dash is dropped.
     this.#length = length;
-    this.input.pattern = length ? `[0-9]{${length}}` : `[0-9]{4,${MAX_LENGTH}}`;
+    this.input.pattern = length ? `[0-9]{${length}}` : `[0-9]{4,${MAX_CODE_LENGTH}}`;
   }
 
   get length(): number | null {
@@ -55,6 +79,20 @@ export class CodeFieldController implements ReactiveController {
     return this.#length ? n === this.#length : n >= 4;
   }
 
+  /** The caret or selection while the field has focus, for the boxes; null without focus. */
+  get selection(): { start: number; end: number } | null {
+    const { input } = this;
+    if (!input.matches(':focus')) return null;
+    const start = input.selectionStart ?? input.value.length;
+    return { start, end: input.selectionEnd ?? start };
+  }
+
+  /** The host refused this code: keep it in view, selected, so that whatever comes next replaces it. */
+  refuse(code: string): void {
+    this.#refused = code;
+    if (this.input.value === code && this.input.matches(':focus')) this.input.select();
+  }
+
   hostConnected(): void {
     const { input } = this;
     Object.assign(input, { type: 'text', inputMode: 'numeric', autocomplete: 'one-time-code', spellcheck: false, dir: 'ltr' });
@@ -64,64 +102,112 @@ export class CodeFieldController implements ReactiveController {
     for (const name of ['data-1p-ignore', 'data-lpignore', 'data-bwignore']) input.setAttribute(name, 'true');
     input.setAttribute('data-form-type', 'other');
     if (!input.isConnected) this.host.append(input);
+    if (!this.message.isConnected) this.host.append(this.message);
+    this.#accepted = digitsOf(input.value);
     for (const [type, listener] of this.#listeners()) input.addEventListener(type, listener);
+    document.addEventListener('selectionchange', this.#redraw);
   }
 
   hostDisconnected(): void {
     for (const [type, listener] of this.#listeners()) this.input.removeEventListener(type, listener);
+    document.removeEventListener('selectionchange', this.#redraw);
   }
 
   #listeners(): [string, EventListener][] {
     return [
-      ['input', this.#onInput],
+      ['input', this.#onInput as EventListener],
       ['paste', this.#onPaste as EventListener],
-      ['focus', this.#toEnd],
-      ['blur', this.#onBlur],
-      ['keyup', this.#toEnd],
-      ['click', this.#toEnd],
+      ['keydown', this.#onKeydown as EventListener],
+      // The boxes follow the caret and the selection.
+      ...['focus', 'blur', 'select', 'selectionchange', 'keyup', 'click'].map((type): [string, EventListener] => [type, this.#redraw]),
     ];
   }
 
   /**
-   * Its accessible name and state. A <label> in the shadow root cannot name a light-DOM input, so
-   * the name travels as aria-label, in the page's language.
+   * Its accessible name, state and description. A <label> in the shadow root cannot name a
+   * light-DOM input, so the name travels as aria-label, in the page's language.
    */
-  describe(label: string, invalid: boolean): void {
-    this.input.setAttribute('aria-label', label);
-    this.input.setAttribute('aria-invalid', String(invalid));
+  describe(label: string, error: string | null): void {
+    const { input, message } = this;
+    input.setAttribute('aria-label', label);
+    input.setAttribute('aria-invalid', String(error !== null));
+    if (message.textContent !== (error ?? '')) message.textContent = error ?? '';
+    if (error) input.setAttribute('aria-describedby', message.id);
+    else input.removeAttribute('aria-describedby');
   }
 
   focus(): void {
     this.input.focus({ preventScroll: true });
   }
 
-  #clean(text: string): string {
-    return asciiDigits(text).replace(/\D/g, '').slice(0, this.#length ?? MAX_LENGTH);
+  get #max(): number {
+    return this.#length ?? MAX_CODE_LENGTH;
   }
 
-  #onInput = () => {
-    const cleaned = this.#clean(this.input.value);
-    if (cleaned !== this.input.value) this.input.value = cleaned;
-    this.#toEnd();
-    this.host.requestUpdate();
-    if (this.#length && cleaned.length === this.#length) this.onComplete(cleaned);
+  #onInput = (event: InputEvent) => {
+    const { input } = this;
+    const raw = input.value;
+    const type = event.inputType ?? '';
+    const previous = this.#accepted;
+    // Autofill sends no inputType, iOS "From Messages" a replacement: both put in a whole value.
+    const whole = type === '' || type === 'insertReplacementText';
+    const { inserted, at } = whole ? { inserted: raw, at: 0 } : insertion(previous, raw);
+    const code = findCode(inserted, this.#length);
+    if (code) return this.#accept(code, code.length, true);
+    if (this.#refused !== null && previous === this.#refused && type.startsWith('insert')) {
+      const fresh = digitsOf(inserted).slice(0, this.#max);
+      return this.#accept(fresh, fresh.length, true);
+    }
+    const digits = digitsOf(raw);
+    if (digits.length > this.#max) return this.#accept(previous, at, false);
+    this.#accept(digits, digitsOf(raw.slice(0, input.selectionStart ?? raw.length)).length, true);
   };
 
-  /** A pasted message ("Your code is 123456") gives its digits, whatever the field held. */
   #onPaste = (event: ClipboardEvent) => {
     const text = event.clipboardData?.getData('text');
     if (!text) return;
     event.preventDefault();
-    this.input.value = this.#clean(text);
-    this.#onInput();
+    const code = findCode(text, this.#length);
+    if (code) return this.#accept(code, code.length, true);
+    // A part of a code: inserted at the caret, over the selection, within the code's length.
+    const { value } = this.input;
+    const start = this.input.selectionStart ?? value.length;
+    const end = this.input.selectionEnd ?? start;
+    const replacing = this.#refused !== null && value === this.#refused;
+    const head = replacing ? '' : value.slice(0, start);
+    const tail = replacing ? '' : value.slice(end);
+    const digits = digitsOf(text);
+    const piece = digits.slice(0, Math.max(0, this.#max - head.length - tail.length));
+    this.#accept(head + piece + tail, head.length + piece.length, piece.length === digits.length);
   };
 
-  #onBlur = () => this.host.requestUpdate();
+  #onKeydown = (event: KeyboardEvent) => {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    event.preventDefault();
+    this.on.enter();
+  };
 
-  // The boxes show one caret, after the last digit: keep the real caret there too.
-  #toEnd = () => {
-    const end = this.input.value.length;
-    if (this.input.selectionStart !== end || this.input.selectionEnd !== end) this.input.setSelectionRange(end, end);
+  #accept(value: string, caret: number, maySubmit: boolean): void {
+    const { input } = this;
+    if (input.value !== value) {
+      input.value = value;
+      if (input.matches(':focus')) input.setSelectionRange(caret, caret);
+    }
+    const changed = value !== this.#accepted;
+    this.#accepted = value;
     this.host.requestUpdate();
-  };
+    if (maySubmit && changed && this.#length !== null && value.length === this.#length && value !== this.#refused) this.on.complete(value);
+  }
+
+  #redraw = () => this.host.requestUpdate();
+}
+
+/** What an edit inserted: the text between what `before` and `after` have in common at each end. */
+function insertion(before: string, after: string): { inserted: string; at: number } {
+  const room = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < room && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < room - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  return { inserted: after.slice(start, after.length - end), at: start };
 }

@@ -125,6 +125,10 @@ export const styles = [
     .digit.filled {
       border-color: color-mix(in srgb, var(--verify-accent) 45%, var(--verify-border));
     }
+    .digit.selected {
+      background: color-mix(in srgb, var(--verify-accent) 22%, var(--verify-surface));
+      border-color: var(--verify-accent);
+    }
     .digit.active {
       border-color: var(--verify-accent);
       box-shadow: 0 0 0 3px color-mix(in srgb, var(--verify-accent) 25%, transparent);

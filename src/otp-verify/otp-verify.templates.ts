@@ -2,6 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { cssVars } from '../internal/css-vars.js';
+import { leftToRight } from '../internal/bidi.js';
 import { format, formatSeconds, type Strings } from '../internal/localize.js';
 import type { OtpChannel } from '../internal/protocol.js';
 import { DIAL_CODES } from '../internal/dial-codes.js';
@@ -21,7 +22,9 @@ export interface OtpView {
   suggestion?: string;
   code: string;
   codeLength: number | null;
-  codeFocused: boolean;
+  /** The caret or selection in the code field while it has focus. */
+  codeSelection: { start: number; end: number } | null;
+  codeError: string | null;
   resendSeconds: number;
   waitSeconds: number;
   fallback: OtpChannel | null;
@@ -58,7 +61,7 @@ export function renderStep(v: OtpView): TemplateResult {
     case 'sending':
       return progress(v, v.t.sending);
     case 'code':
-      return codeStep(v, v.state.to, v.state.problem);
+      return codeStep(v, v.state.to);
     case 'verifying':
       return progress(v, v.t.verifying);
     case 'success':
@@ -101,7 +104,7 @@ function contactStep(v: OtpView, problem?: Problem) {
             <div class="field country">
               <label part="label" for="country">${t.countryLabel}</label>
               <select id="country" part="country" autocomplete="tel-country-code" @change=${(e: Event) => v.on.draft({ country: (e.target as HTMLSelectElement).value })}>
-                ${countries.map((c) => html`<option value=${c.code} ?selected=${c.code === v.country}>${c.name} (+${DIAL_CODES.get(c.code)})</option>`)}
+                ${countries.map((c) => html`<option value=${c.code} ?selected=${c.code === v.country}>${c.name} (${leftToRight(`+${DIAL_CODES.get(c.code)}`)})</option>`)}
               </select>
             </div>
             <div class="field grow">
@@ -131,24 +134,26 @@ function contactStep(v: OtpView, problem?: Problem) {
     </form>`;
 }
 
-function codeStep(v: OtpView, to: string, problem?: Problem) {
+function codeStep(v: OtpView, to: string) {
   const { t } = v;
   const length = v.codeLength;
   const boxes = length ?? Math.max(4, v.code.length + (v.code.length < 8 ? 1 : 0));
-  const active = Math.min(v.code.length, boxes - 1);
+  const selection = v.codeSelection;
+  const caret = selection && selection.start === selection.end ? Math.min(selection.start, boxes - 1) : -1;
+  const selected = (i: number) => selection !== null && i >= selection.start && i < selection.end;
   const hint = length ? format(t.codeHint, { length: v.number(length) }) : t.codeHintAny;
   const wait = v.resendSeconds;
   return html`${v.heading(t.codeHeading)}
     <p part="message">${isolate(t.codeSentTo, 'to', to)}</p>
     <form part="form" novalidate @submit=${prevent(v.on.submitCode)}>
-      <div part="code" class="code ${problem ? 'invalid' : ''}" ${cssVars({ '--length': String(boxes) })} @click=${v.on.focusCode}>
+      <div part="code" class="code ${v.codeError ? 'invalid' : ''}" ${cssVars({ '--length': String(boxes) })} @click=${v.on.focusCode}>
         <slot name="code"></slot>
         <div class="boxes" aria-hidden="true">
-          ${Array.from({ length: boxes }, (_, i) => html`<span part="digit" class="digit ${v.codeFocused && i === active ? 'active' : ''} ${v.code[i] ? 'filled' : ''}">${v.code[i] ?? ''}</span>`)}
+          ${Array.from({ length: boxes }, (_, i) => html`<span part="digit" class="digit ${i === caret ? 'active' : ''} ${selected(i) ? 'selected' : ''} ${v.code[i] ? 'filled' : ''}">${v.code[i] ?? ''}</span>`)}
         </div>
       </div>
       <p class="hint" part="message">${hint}</p>
-      ${problem ? html`<p part="error" class="error" id="code-error">${v.problemText(problem)}</p>` : nothing}
+      ${v.codeError ? html`<p part="error" class="error" id="code-error"><slot name="code-message"></slot></p>` : nothing}
       <button part="button submit" class="primary" type="submit">${t.verify}</button>
     </form>
     <div class="actions">

@@ -3,9 +3,11 @@ import { property, state } from 'lit/decorators.js';
 import { VerifyCodeSentEvent } from '../events/code-sent.js';
 import { VerifySuccessEvent } from '../events/success.js';
 import { CountdownController } from '../internal/countdown-controller.js';
-import { countryForDialed, DIAL_CODES, toE164 } from '../internal/dial-codes.js';
+import { countryForDialed, dialedDigits, DIAL_CODES, toE164 } from '../internal/dial-codes.js';
 import { isEmailAddress, suggestEmail } from '../internal/email.js';
+import { leftToRight } from '../internal/bidi.js';
 import { format, formatSeconds } from '../internal/localize.js';
+import { plural } from '../internal/plural.js';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../internal/protocol.js';
 import { RequestController, StaleAnswer } from '../internal/request-controller.js';
 import { VerifyElement } from '../internal/verify-element.js';
@@ -91,10 +93,12 @@ export class OtpVerify extends VerifyElement {
 
   protected readonly requests = new RequestController(this);
   protected readonly configRequest = new RequestController(this);
-  protected readonly codeField = new CodeFieldController(this, (code) => this.submitCode(code));
+  protected readonly codeField = new CodeFieldController(this, { complete: (code) => this.submitCode(code), enter: () => this.submitCode() });
   protected readonly cooldown = new CountdownController(this, () => this.announce(this.t.resendReady));
   protected readonly wait = new CountdownController(this);
   #webotp?: AbortController;
+  /** The field's value when the person asked to verify an incomplete code; the error shows until it changes. */
+  @state() protected incompleteCode: string | null = null;
 
   /** The current step: contact, sending, code, verifying, success or failure. */
   get step(): OtpState['step'] {
@@ -147,7 +151,14 @@ export class OtpVerify extends VerifyElement {
     const t = this.t;
     const length = this.codeField.length;
     const hint = length ? format(t.codeHint, { length: this.number(length) }) : t.codeHintAny;
-    this.codeField.describe(`${t.codeLabel}, ${hint}`, this.state.step === 'code' && this.state.problem !== undefined);
+    this.codeField.describe(`${t.codeLabel}, ${hint}`, this.codeError);
+  }
+
+  /** What is wrong with the code in the field, shown under it and read as its description. */
+  protected get codeError(): string | null {
+    if (this.state.step !== 'code') return null;
+    if (this.incompleteCode !== null && this.incompleteCode === this.codeField.value) return this.t.codeIncomplete;
+    return this.state.problem ? this.problemText(this.state.problem) : null;
   }
 
   protected renderStep() {
@@ -177,7 +188,8 @@ export class OtpVerify extends VerifyElement {
       suggestion: this.suggestion,
       code: this.codeField.value,
       codeLength: this.codeField.length,
-      codeFocused: this.matches(':focus-within') && document.activeElement === this.codeField.input,
+      codeSelection: this.codeField.selection,
+      codeError: this.codeError,
       resendSeconds: this.resendSeconds,
       waitSeconds: this.wait.remaining,
       fallback: this.config?.fallbackChannel ?? null,
@@ -236,8 +248,9 @@ export class OtpVerify extends VerifyElement {
 
   protected updateDraft(change: Partial<OtpView['draft']>): void {
     this.draft = { ...this.draft, ...change };
-    if (change.phone?.trim().startsWith('+')) {
-      const country = countryForDialed(change.phone.replace(/\D/g, ''), this.selectedCountry, this.offeredCountries);
+    const dialed = change.phone === undefined ? undefined : dialedDigits(change.phone);
+    if (dialed) {
+      const country = countryForDialed(dialed, this.selectedCountry, this.offeredCountries);
       if (country) this.draft = { ...this.draft, country };
     }
     if (change.email !== undefined) this.suggestion = suggestEmail(change.email.trim());
@@ -246,9 +259,12 @@ export class OtpVerify extends VerifyElement {
 
   protected submitCode(code = this.codeField.value): void {
     if (!this.codeField.complete) {
+      this.incompleteCode = this.codeField.value;
       this.announce(this.t.codeIncomplete);
+      this.codeField.focus();
       return;
     }
+    this.incompleteCode = null;
     this.#webotp?.abort();
     this.apply({ type: 'submit', code });
   }
@@ -260,7 +276,7 @@ export class OtpVerify extends VerifyElement {
   /** The person-facing text for a problem, in the widget's language. */
   protected problemText(problem: Problem): string {
     const t = this.t;
-    if (problem.code === 'wrong_code' && problem.attemptsLeft !== undefined) return format(t.error_wrong_code_left, { count: this.number(problem.attemptsLeft) });
+    if (problem.code === 'wrong_code' && problem.attemptsLeft !== undefined) return plural(t.error_wrong_code_left, problem.attemptsLeft, this.language);
     if (problem.code === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(this.wait.remaining || problem.retryAfter || 0, this.language) });
     return t[`error_${problem.code}`];
   }
@@ -278,7 +294,7 @@ export class OtpVerify extends VerifyElement {
       this.codeField.value = '';
       this.apply({ type: 'sent', to, resendAfter, now: Date.now() });
       this.cooldown.start(resendAfter);
-      this.announce(`${format(this.t.codeSentAnnouncement, { to })} ${format(this.t.resendIn, { time: formatSeconds(resendAfter, this.language) })}`);
+      this.announce(`${format(this.t.codeSentAnnouncement, { to: leftToRight(to) })} ${format(this.t.resendIn, { time: formatSeconds(resendAfter, this.language) })}`);
       this.dispatchEvent(new VerifyCodeSentEvent({ method: contact.method, to, resendAfter }));
       this.#listenForSms();
     } catch (error) {
@@ -305,7 +321,9 @@ export class OtpVerify extends VerifyElement {
     if (error instanceof StaleAnswer) return;
     const host = this.hostError(error);
     const problem: Problem = { code: host.code, ...host.extra };
+    const tried = this.state.step === 'verifying' ? this.state.code : null;
     this.apply({ type: 'failed', problem });
+    if (tried !== null && this.state.step === 'code') this.codeField.refuse(tried);
     if (problem.retryAfter) this.wait.start(problem.retryAfter);
     const message = this.problemText(problem);
     this.announce(message);

@@ -1,3 +1,5 @@
+import type { Plural } from '../internal/plural.js';
+
 /** English strings. Every language file implements this shape, so a missing string is a type error. */
 export const en = {
   contactHeading: 'Verify it’s you',
@@ -107,13 +109,13 @@ export const en = {
   camera_unsupported: 'This browser can’t use the camera here. Open the page in your usual browser, or upload a photo.',
   error_invalid_input: 'Please check what you entered.',
   error_wrong_code: 'That code isn’t right.',
-  error_wrong_code_left: 'That code isn’t right. {count} tries left.',
+  error_wrong_code_left: { one: 'That code isn’t right. {count} try left.', other: 'That code isn’t right. {count} tries left.' } as Plural,
   error_code_expired: 'This code has expired. Please ask for a new one.',
   error_too_many_attempts: 'Too many wrong codes. Please ask for a new one.',
   error_rate_limited: 'Too many requests. Please wait {time}.',
   error_insufficient_credits: 'This way of receiving a code isn’t available right now. Try another one.',
   error_no_match: 'That didn’t match.',
-  error_no_match_left: 'That didn’t match. {count} tries left.',
+  error_no_match_left: { one: 'That didn’t match. {count} try left.', other: 'That didn’t match. {count} tries left.' } as Plural,
   error_bad_sample: 'That sample couldn’t be used.',
   error_not_enrolled: 'Nothing is registered for this account yet.',
   error_unauthorized: 'Your session has ended. Reload the page to continue.',

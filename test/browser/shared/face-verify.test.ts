@@ -110,7 +110,7 @@ describe('<face-verify>', () => {
     let left = 1;
     host = fakeHost({ 'verify-by-face': () => ({ status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: left-- } } }) });
     const element = await faceFixture('manual');
-    for (const expected of [/1 tries left/, /^That didn’t match\.$/]) {
+    for (const expected of [/That didn’t match\. 1 try left\./, /^That didn’t match\.$/]) {
       await shootAndSend(element, 'failure');
       expect(element.shadowRoot!.querySelector('[part~="error"]')!.textContent).to.match(expected);
     }

@@ -38,7 +38,7 @@ describe('<otp-verify> public surface', () => {
     await sendTo(element);
     const live = $(element, '[part~="live"]');
     expect(live.getAttribute('aria-live')).to.equal('polite');
-    await waitUntil(() => /Code sent to \+966••••••567\. You can ask for a new code in 0:30/.test(live.textContent!), live.textContent!);
+    await waitUntil(() => /Code sent to \u2066\+966••••••567\u2069\. You can ask for a new code in 0:30/.test(live.textContent!), live.textContent!);
   });
 
   it('moves focus to the heading of a step that appears', async () => {

@@ -1,6 +1,6 @@
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { fakeHost, failure, sent, verified } from '../support/fake-host.js';
-import { $, codeInput, enterCode, otpFixture, sendTo, submitPhone, untilStep } from '../support/otp.js';
+import { $, codeInput, codeMessage, enterCode, otpFixture, sendTo, submitPhone, untilStep } from '../support/otp.js';
 
 describe('<otp-verify>', () => {
   let host: ReturnType<typeof fakeHost>;
@@ -52,7 +52,8 @@ describe('<otp-verify>', () => {
     enterCode(element, '000000');
     expect((await failed).detail).to.include({ code: 'wrong_code', attemptsLeft: 2 });
     await untilStep(element, 'code');
-    expect($(element, '.error').textContent).to.contain('2 tries left');
+    expect(codeMessage(element).textContent).to.contain('2 tries left');
+    expect(codeMessage(element).assignedSlot!.closest('[part~="error"]')).to.exist;
     expect(codeInput(element).value).to.equal('000000');
     $<HTMLButtonElement>(element, '.actions .link').click();
     await untilStep(element, 'contact');

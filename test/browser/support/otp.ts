@@ -13,6 +13,11 @@ export function codeInput(element: OtpVerify): HTMLInputElement {
   return element.querySelector('input[slot="code"]')!;
 }
 
+/** The code field's description: its error, in the light DOM, slotted under the boxes. */
+export function codeMessage(element: OtpVerify): HTMLElement {
+  return element.querySelector('[slot="code-message"]')!;
+}
+
 /**
  * Puts text into the focused code field the way a paste or an autofill does: the browser inserts
  * it (execCommand insertText, with its own input events); where an engine refuses, the value is

@@ -1,0 +1,269 @@
+/**
+ * The code field as a person uses it: real key presses (the `keys` command), real paste events,
+ * and input events shaped as browsers send them for autofill (no inputType, or
+ * insertReplacementText) and keyboard suggestions (insertText).
+ */
+import { executeServerCommand } from '@web/test-runner-commands';
+import { expect, waitUntil } from '@open-wc/testing';
+import { CONFIG, fakeHost, failure, sent, verified, type Answer } from '../support/fake-host.js';
+import { $, codeInput, codeMessage, otpFixture, sendTo, untilStep } from '../support/otp.js';
+import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
+
+const type = (text: string) => executeServerCommand('keys', { type: text });
+const press = (keys: string) => executeServerCommand('keys', { press: keys });
+
+/** verify-otp that takes `right` and refuses anything else, with the tries left counting down. */
+function codeHost(right = '123456', sendAnswer: Answer = sent()) {
+  let left = 5;
+  return fakeHost({
+    'send-otp': () => sendAnswer,
+    'verify-otp': (body) => (body.otp === right ? verified() : failure(422, 'wrong_code', { attemptsLeft: --left })),
+  });
+}
+
+function paste(element: OtpVerify, text: string): ClipboardEvent {
+  const clipboardData = new DataTransfer();
+  clipboardData.setData('text/plain', text);
+  const event = new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true });
+  // WebKitGTK drops clipboardData given to the constructor.
+  if (!event.clipboardData?.getData('text')) Object.defineProperty(event, 'clipboardData', { value: clipboardData });
+  codeInput(element).dispatchEvent(event);
+  return event;
+}
+
+/** What an autofill does to the field: the whole value set, then one input event. */
+function autofill(element: OtpVerify, value: string, inputType?: string) {
+  const input = codeInput(element);
+  input.value = value;
+  input.dispatchEvent(inputType ? new InputEvent('input', { bubbles: true, inputType, data: value }) : new Event('input', { bubbles: true }));
+}
+
+const verifyCalls = (host: ReturnType<typeof fakeHost>) => host.calls.filter((c) => c.route === 'verify-otp').map((c) => c.body.otp);
+
+async function wrongCodeFirst(host: ReturnType<typeof fakeHost>) {
+  const element = await otpFixture();
+  await sendTo(element);
+  expect(document.activeElement).to.equal(codeInput(element));
+  await type('000000');
+  await waitUntil(() => element.step === 'code' && verifyCalls(host).length === 1, 'the wrong code refused');
+  await element.updateComplete;
+  return element;
+}
+
+describe('<otp-verify> code entry after a wrong code', () => {
+  let host: ReturnType<typeof fakeHost>;
+  afterEach(() => host?.stop());
+
+  it('typed: the right code verifies, with exactly two verify requests', async () => {
+    host = codeHost();
+    const element = await wrongCodeFirst(host);
+    await type('123456');
+    await untilStep(element, 'success');
+    expect(verifyCalls(host)).to.deep.equal(['000000', '123456']);
+  });
+
+  it('one more key never sends the wrong code again: it starts a new code', async () => {
+    host = codeHost();
+    const element = await wrongCodeFirst(host);
+    await type('1');
+    await element.updateComplete;
+    expect(codeInput(element).value).to.equal('1');
+    expect(element.step).to.equal('code');
+    expect(verifyCalls(host)).to.deep.equal(['000000']);
+  });
+
+  it('pasted: a message over the wrong code replaces it', async () => {
+    host = codeHost();
+    const element = await wrongCodeFirst(host);
+    paste(element, 'Your code is 123456');
+    await untilStep(element, 'success');
+    expect(verifyCalls(host)).to.deep.equal(['000000', '123456']);
+  });
+
+  for (const [name, inputType] of [['autofill (no inputType)', undefined], ['"From Messages" (insertReplacementText)', 'insertReplacementText']] as const) {
+    it(`${name} over the wrong code verifies`, async () => {
+      host = codeHost();
+      const element = await wrongCodeFirst(host);
+      autofill(element, '123456', inputType);
+      await untilStep(element, 'success');
+      expect(verifyCalls(host)).to.deep.equal(['000000', '123456']);
+    });
+  }
+
+  it('a keyboard suggestion (insertText of the whole code at the caret) verifies', async () => {
+    host = codeHost();
+    const element = await wrongCodeFirst(host);
+    const input = codeInput(element);
+    input.setSelectionRange(6, 6);
+    input.value = '000000123456';
+    input.setSelectionRange(12, 12);
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: '123456' }));
+    await untilStep(element, 'success');
+    expect(verifyCalls(host)).to.deep.equal(['000000', '123456']);
+  });
+
+  it('the same code goes again only when the person asks (Enter)', async () => {
+    host = codeHost();
+    const element = await wrongCodeFirst(host);
+    await press('Backspace');
+    await type('0');
+    await element.updateComplete;
+    expect(verifyCalls(host), 'not re-sent on its own').to.deep.equal(['000000']);
+    await press('Enter');
+    await waitUntil(() => verifyCalls(host).length === 2, 'sent when asked');
+  });
+
+  it('the error describes the field, with the tries left counted in the language', async () => {
+    host = codeHost();
+    const element = await wrongCodeFirst(host);
+    const input = codeInput(element);
+    const described = document.getElementById(input.getAttribute('aria-describedby')!)!;
+    expect(described).to.equal(codeMessage(element));
+    expect(described.textContent).to.equal('That code isn’t right. 4 tries left.');
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    for (const code of ['111111', '222222', '333333']) {
+      await press('Control+a');
+      await type(code);
+      await waitUntil(() => verifyCalls(host).at(-1) === code && element.step === 'code', `${code} refused`);
+    }
+    await element.updateComplete;
+    expect(codeMessage(element).textContent).to.equal('That code isn’t right. 1 try left.');
+  });
+});
+
+describe('<otp-verify> code field editing', () => {
+  let host: ReturnType<typeof fakeHost>;
+  afterEach(() => host?.stop());
+
+  async function typed(text: string) {
+    host = codeHost();
+    const element = await otpFixture();
+    await sendTo(element);
+    await type(text);
+    await element.updateComplete;
+    return element;
+  }
+  const boxes = (element: OtpVerify) => [...element.shadowRoot!.querySelectorAll('[part~="digit"]')];
+  const classed = (element: OtpVerify, name: string) => boxes(element).flatMap((box, i) => (box.classList.contains(name) ? [i] : []));
+
+  it('select-all then type replaces, and the boxes show the selection', async () => {
+    const element = await typed('1234');
+    await press('Control+a');
+    await element.updateComplete;
+    expect(classed(element, 'selected')).to.deep.equal([0, 1, 2, 3]);
+    await type('9');
+    await element.updateComplete;
+    expect(codeInput(element).value).to.equal('9');
+    expect(classed(element, 'active')).to.deep.equal([1]);
+  });
+
+  it('arrow-left then Backspace corrects a digit in the middle; the caret box follows', async () => {
+    const element = await typed('1234');
+    await press('ArrowLeft');
+    await element.updateComplete;
+    expect(classed(element, 'active')).to.deep.equal([3]);
+    await press('Backspace');
+    await type('7');
+    await element.updateComplete;
+    expect(codeInput(element).value).to.equal('1274');
+    expect(codeInput(element).selectionStart).to.equal(3);
+  });
+
+  it('Home then Delete, End, Shift+Home behave as in a text input', async () => {
+    const element = await typed('1234');
+    await press('Home');
+    await press('Delete');
+    await element.updateComplete;
+    expect(codeInput(element).value).to.equal('234');
+    expect(classed(element, 'active')).to.deep.equal([0]);
+    await press('End');
+    await type('5');
+    expect(codeInput(element).value).to.equal('2345');
+    await press('Shift+Home');
+    await element.updateComplete;
+    expect(classed(element, 'selected')).to.deep.equal([0, 1, 2, 3]);
+    await type('6');
+    expect(codeInput(element).value).to.equal('6');
+  });
+
+  it('letters are dropped and a seventh digit is refused, as maxlength would', async () => {
+    const element = await typed('12a3');
+    expect(codeInput(element).value).to.equal('123');
+    host.calls.length = 0;
+    // Complete, so it is sent once; the extra digit does not change it.
+    await type('4567');
+    await waitUntil(() => verifyCalls(host).length === 1);
+    expect(verifyCalls(host)).to.deep.equal(['123456']);
+  });
+
+  it('Enter with digits missing says so under the field, and sends nothing', async () => {
+    const element = await typed('12');
+    await press('Enter');
+    await element.updateComplete;
+    expect(codeMessage(element).textContent).to.equal('Enter all the digits of the code.');
+    expect(codeInput(element).getAttribute('aria-describedby')).to.equal(codeMessage(element).id);
+    expect($(element, '[part~="error"] slot')).to.exist;
+    expect(verifyCalls(host)).to.deep.equal([]);
+    await type('3');
+    await element.updateComplete;
+    expect(codeInput(element).hasAttribute('aria-describedby'), 'gone once the field changes').to.be.false;
+  });
+
+  it('the Verify button says the same as Enter', async () => {
+    const element = await typed('12');
+    $<HTMLButtonElement>(element, '[part~="submit"]').click();
+    await element.updateComplete;
+    expect(codeMessage(element).textContent).to.equal('Enter all the digits of the code.');
+  });
+});
+
+describe('<otp-verify> paste takes the code, not all the digits', () => {
+  let host: ReturnType<typeof fakeHost>;
+  afterEach(() => host?.stop());
+
+  it('"Order 42: your code is 123456" gives 123456', async () => {
+    host = codeHost();
+    const element = await otpFixture();
+    await sendTo(element);
+    const event = paste(element, 'Order 42: your code is 123456');
+    expect(event.defaultPrevented).to.be.true;
+    await untilStep(element, 'success');
+    expect(verifyCalls(host)).to.deep.equal(['123456']);
+  });
+
+  it('with no length from the host, the emulator\u2019s own SMS gives its code, and Verify sends just that', async () => {
+    host = codeHost('907312', { body: { ...sent().body, codeLength: null } });
+    const config = { ...CONFIG, codeLength: null };
+    const answerConfig = (event: Event) => {
+      const request = event as Event & { detail: { route: string }; response?: Promise<Response> };
+      if (request.detail.route !== 'config') return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      request.response = Promise.resolve(Response.json(config));
+    };
+    document.addEventListener('verify-request', answerConfig, { capture: true });
+    try {
+      const element = await otpFixture();
+      await sendTo(element);
+      paste(element, 'Your verification code is 907312. It expires in 10 minutes.');
+      await element.updateComplete;
+      expect(codeInput(element).value).to.equal('907312');
+      $<HTMLButtonElement>(element, '[part~="submit"]').click();
+      await untilStep(element, 'success');
+      expect(verifyCalls(host)).to.deep.equal(['907312']);
+    } finally {
+      document.removeEventListener('verify-request', answerConfig, { capture: true });
+    }
+  });
+
+  it('a part of a code pasted at the caret is inserted, within the code length', async () => {
+    host = codeHost();
+    const element = await otpFixture();
+    await sendTo(element);
+    await type('12');
+    paste(element, '34');
+    await element.updateComplete;
+    expect(codeInput(element).value).to.equal('1234');
+    expect(verifyCalls(host)).to.deep.equal([]);
+  });
+});
