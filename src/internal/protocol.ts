@@ -62,8 +62,22 @@ export interface ConfigResponse {
   maxWrongCodes: number;
   /** A channel the widget may offer when the first one fails to arrive. */
   fallbackChannel: OtpChannel | null;
-  /** Whether the signed-in user has a reference sample of each kind; null without a user. */
+  /** Whether the signed-in user has a reference sample of each kind; null when nobody is signed in. */
   enrolled: Record<BiometricKind, boolean> | null;
+  /** A code this session asked for and can still enter (after a reload or in a new tab); else null. */
+  pending: PendingCode | null;
+}
+
+/**
+ * A code a session is waiting for. The widget verifies it with `{otp}` alone and asks again with
+ * `{resend: true}`: the handler knows the contact, the page never has to.
+ */
+export interface PendingCode {
+  method: OtpChannel;
+  /** The destination, partly masked. */
+  to: string;
+  /** Seconds before a new code may be asked for: the true time left. */
+  resendAfter: number;
 }
 
 /** POST {endpoint}/send-otp answers 200 with this. */
@@ -75,6 +89,8 @@ export interface SendOtpResponse {
   /** Seconds before a resend is allowed. */
   resendAfter: number;
   codeLength: number | null;
+  /** No new code went out: this session already has a live one for this contact (a reload, a second tab). */
+  alreadySent?: true;
 }
 
 /** verify-otp, verify-by-face and verify-by-voice answer 200 with this on success. */

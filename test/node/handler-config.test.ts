@@ -17,6 +17,7 @@ describe('handler: config', () => {
         maxWrongCodes: 5,
         fallbackChannel: 'email',
         enrolled: { face: true, voice: false },
+        pending: null,
       });
       assert.equal((await t.call('config', undefined, { session: 'anon' })).json.enrolled, null);
       assert.doesNotMatch(JSON.stringify(res.json), /dev-key|test-key|secret/i);
@@ -80,7 +81,7 @@ describe('handler: every route gives the stable shape against the live-quirks em
       shapes.voiceMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk3080_F_1', 5, 0.2) }, { user: 'q' })).json.verified;
       shapes.voiceNoMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk1998_F_1') }, { user: 'q' })).json.error.code;
       assert.deepEqual(shapes, {
-        config: 7,
+        config: 8,
         send: true,
         wrong: 'wrong_code',
         right: true,

@@ -116,7 +116,8 @@ describe('handler: send limits and cooldown', () => {
     try {
       const phone = '+966501234574';
       assert.equal((await t.call('send-otp', { method: 'sms', phone })).status, 200);
-      const cooling = await t.call('send-otp', { method: 'sms', phone });
+      // Another caller; the session that asked is taken back to its code (handler-resume.test.ts).
+      const cooling = await t.call('send-otp', { method: 'sms', phone }, { session: 's2' });
       assert.equal(cooling.status, 429);
       assert.equal(cooling.json.error.code, 'rate_limited');
       assert.ok(Number(cooling.headers.get('retry-after')) > 0 && Number(cooling.headers.get('retry-after')) <= 30);

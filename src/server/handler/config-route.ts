@@ -3,6 +3,8 @@ import type { ConfigResponse, OtpChannel } from '../../internal/protocol.js';
 import { json } from '../http.js';
 import type { ServiceClient } from '../service-client.js';
 import type { RequestContext } from './context.js';
+import type { OtpDeps } from './otp-routes.js';
+import { describePending, readPending } from './pending.js';
 import type { ResolvedOptions } from './options.js';
 
 const PAID: readonly OtpChannel[] = ['sms', 'whatsapp'];
@@ -35,19 +37,22 @@ export function balanceWatch(options: ResolvedOptions, service: ServiceClient) {
   };
 }
 
-export async function config(ctx: RequestContext, channels: () => Promise<OtpChannel[]>): Promise<Response> {
+export async function config(ctx: RequestContext, otp: Pick<OtpDeps, 'channels' | 'codeLength'>): Promise<Response> {
   const { options } = ctx;
   const user = await ctx.user();
-  const available = await channels();
+  const available = await otp.channels();
+  const session = await ctx.sessionOrNull();
+  const pending = session ? await readPending(ctx, session) : null;
   const has = async (kind: 'face' | 'voice') => Boolean(user && (await options.getReference?.(user, kind)));
   const body: ConfigResponse = {
     channels: available,
     countries: options.allowedCountries ?? null,
-    codeLength: options.codeLength,
+    codeLength: otp.codeLength(),
     resendCooldown: options.limits.resendCooldownSeconds,
     maxWrongCodes: options.limits.maxWrongCodes,
     fallbackChannel: options.fallbackChannel && available.includes(options.fallbackChannel) ? options.fallbackChannel : null,
     enrolled: user ? { face: await has('face'), voice: await has('voice') } : null,
+    pending: pending ? describePending(ctx, pending) : null,
   };
   return json(body);
 }

@@ -6,7 +6,7 @@ import { fail } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
 export class RequestContext {
-  #session?: Promise<string>;
+  #session?: Promise<string | null>;
 
   constructor(
     readonly request: Request,
@@ -54,14 +54,17 @@ export class RequestContext {
     return (await this.user()) ?? fail('unauthorized', 'Sign in to continue.');
   }
 
-  /** A keyed hash of the session id: store keys never hold the id itself. */
-  session(): Promise<string> {
+  /** A keyed hash of the session id (store keys never hold the id itself); null without a session. */
+  sessionOrNull(): Promise<string | null> {
     this.#session ??= (async () => {
       const id = (await this.options.getSessionId?.(this.request)) ?? (await this.user());
-      if (!id) fail('unauthorized', 'Your session has expired. Reload the page to continue.');
-      return hashIdentifier(`session:${id}`, this.options.receiptSecret);
+      return id ? hashIdentifier(`session:${id}`, this.options.receiptSecret) : null;
     })();
     return this.#session;
+  }
+
+  async session(): Promise<string> {
+    return (await this.sessionOrNull()) ?? fail('unauthorized', 'Your session has expired. Reload the page to continue.');
   }
 
   async clientIp(): Promise<string> {

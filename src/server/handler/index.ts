@@ -11,7 +11,7 @@ import { balanceWatch, config } from './config-route.js';
 import { RequestContext } from './context.js';
 import { errorResponse, HandlerError } from './errors.js';
 import { resolveOptions, type VerifyHandlerOptions } from './options.js';
-import { sendOtp, verifyOtp } from './otp-routes.js';
+import { sendOtp, verifyOtp, type OtpDeps } from './otp-routes.js';
 
 export interface VerifyHandler extends FetchHandler {
   /** Checks a receipt with this handler's secret and store, and uses it up. */
@@ -23,10 +23,17 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
   const options = resolveOptions(input);
   const service = createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, fetch: options.fetch });
   const channels = balanceWatch(options, service);
-  const otp = { service, channels };
+  // Unset, the code length is learnt from the codes the service accepts: it sends one length.
+  let learnt: number | null = null;
+  const otp: OtpDeps = {
+    service,
+    channels,
+    codeLength: () => options.codeLength ?? learnt,
+    learnCodeLength: (length) => void (learnt = length),
+  };
 
   const routes: Record<string, { method: 'GET' | 'POST'; run: (ctx: RequestContext) => Promise<Response> }> = {
-    config: { method: 'GET', run: (ctx) => config(ctx, channels) },
+    config: { method: 'GET', run: (ctx) => config(ctx, otp) },
     'send-otp': { method: 'POST', run: (ctx) => sendOtp(ctx, otp) },
     'verify-otp': { method: 'POST', run: (ctx) => verifyOtp(ctx, otp) },
     'verify-by-face': { method: 'POST', run: (ctx) => verifyBiometric(ctx, service, 'face') },

@@ -85,7 +85,7 @@ export interface VerifyHandlerOptions {
   fallbackChannel?: OtpChannel | null;
   /** An email of the user's to pass as the service's own `fallback_email`. */
   getFallbackEmail?(userId: string | null, request: Request): Awaitable<string | null>;
-  /** Digits in a code, when the host knows the service's setting; shown to the widget. */
+  /** Digits in a code, as the service is set to send; told to the widget. Unset, the widget is told the length of the last code the service accepted. */
   codeLength?: number | null;
   limits?: Partial<Limits>;
   /** At least 32 bytes, shared with the code that calls `verifyReceipt`. */

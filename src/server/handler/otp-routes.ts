@@ -6,6 +6,7 @@ import { ServiceError } from '../service-error.js';
 import type { ServiceClient } from '../service-client.js';
 import { asciiDigits } from '../../internal/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
+import { readPending, savePending } from './pending.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError } from './errors.js';
 import type { Window } from './options.js';
@@ -15,6 +16,9 @@ export interface OtpDeps {
   service: ServiceClient;
   /** The channels usable now: allowed, and paid ones only while credits last. */
   channels(): Promise<OtpChannel[]>;
+  /** Digits in a code: the host's setting, else the length of the last code the service accepted. */
+  codeLength(): number | null;
+  learnCodeLength(length: number): void;
 }
 
 function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
@@ -32,18 +36,26 @@ async function withinWindow(ctx: RequestContext, key: string, window: Window, me
 export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
   const { options } = ctx;
   const { store, limits } = options;
-  const body = await ctx.body(['method', 'phone', 'email', 'lang'], limits.maxJsonBytes);
+  const body = await ctx.body(['method', 'phone', 'email', 'lang', 'resend'], limits.maxJsonBytes);
   const session = await ctx.session();
-  const method = body.method as OtpChannel;
+  // A widget that came back to a pending code (reload, new tab) asks again without knowing the contact.
+  const pending = body.resend === true ? await readPending(ctx, session) : null;
+  if (body.resend === true && !pending) fail('invalid_input', 'Enter your phone number or email again.', { field: 'contact' });
+  const method = (pending?.method ?? body.method) as OtpChannel;
   if (!OTP_CHANNELS.includes(method) || !options.allowedChannels.includes(method)) {
     fail('invalid_input', 'Choose one of the offered ways to receive a code.', { field: 'method' });
   }
   if (!(await deps.channels()).includes(method)) fail('insufficient_credits', 'This way of receiving a code is unavailable right now.');
-  const identifier = method === 'email' ? normalizeEmail(body.email) : normalizePhone(body.phone, method, options.allowedCountries);
+  const identifier = pending?.identifier ?? (method === 'email' ? normalizeEmail(body.email) : normalizePhone(body.phone, method, options.allowedCountries));
   const id = await ctx.hash(identifier);
 
   const cooldown = limits.resendCooldownSeconds > 0 ? await store.claim(`cooldown:${id}`, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 };
-  if (!cooldown.claimed) fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: cooldown.ttl });
+  if (!cooldown.claimed) {
+    // This session already has a live code for it (a second tab, a reload): back to entering it.
+    const sentBy = await store.get(`challenge:${session}:${id}`);
+    if (sentBy !== null) return json(sendAnswer(deps, sentBy as OtpChannel, identifier, cooldown.ttl, true));
+    fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: cooldown.ttl });
+  }
   const busy = 'Too many codes requested. Please try again later.';
   await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifier, busy);
   await withinWindow(ctx, `sends:ip:${await ctx.hash(`ip:${await ctx.clientIp()}`)}`, limits.sendsPerIp, busy);
@@ -70,14 +82,12 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   await store.delete(`attempts:${id}`);
   await store.delete(`challenge:${session}:${id}`);
   await store.claim(`challenge:${session}:${id}`, limits.challengeSeconds, method);
-  const answer: SendOtpResponse = {
-    sent: true,
-    method,
-    to: maskIdentifier(identifier),
-    resendAfter: limits.resendCooldownSeconds,
-    codeLength: options.codeLength,
-  };
-  return json(answer);
+  await savePending(ctx, session, { method, identifier, sentAt: Date.now() });
+  return json(sendAnswer(deps, method, identifier, limits.resendCooldownSeconds, false));
+}
+
+function sendAnswer(deps: OtpDeps, method: OtpChannel, identifier: string, resendAfter: number, alreadySent: boolean): SendOtpResponse {
+  return { sent: true, method, to: maskIdentifier(identifier), resendAfter, codeLength: deps.codeLength(), ...(alreadySent ? { alreadySent: true as const } : {}) };
 }
 
 export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
@@ -86,8 +96,11 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const session = await ctx.session();
   const otp = typeof body.otp === 'string' ? asciiDigits(body.otp.trim()) : '';
   if (!/^\d{4,8}$/.test(otp)) fail('invalid_input', 'Enter the code you received: 4 to 8 digits.', { field: 'otp' });
-  if (body.phone === undefined && body.email === undefined) fail('invalid_input', 'Say which phone or email the code went to.', { field: 'phone' });
-  const identifier = body.phone !== undefined ? normalizePhone(body.phone, null, undefined) : normalizeEmail(body.email);
+  // Without a phone or email, the code is the one this session is waiting for (a widget that came back).
+  const pending = body.phone === undefined && body.email === undefined ? await readPending(ctx, session) : null;
+  if (body.phone === undefined && body.email === undefined && !pending) fail('code_expired', 'This code has expired. Please request a new one.');
+  const identifier = pending?.identifier ?? (body.phone !== undefined ? normalizePhone(body.phone, null, undefined) : normalizeEmail(body.email));
+  const byEmail = identifier.includes('@');
   const id = await ctx.hash(identifier);
 
   // Only an identifier this session asked a code for can be verified; the answer is the same as
@@ -100,7 +113,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   if (count > limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
 
   try {
-    await deps.service.verifyOtp({ ...(body.phone !== undefined ? { phone: identifier } : { email: identifier }), otp }, { signal: ctx.request.signal });
+    await deps.service.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     if (error.code === 'wrong_code') {
@@ -112,5 +125,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   }
   await store.delete(challenge);
   await store.delete(`attempts:${id}`);
+  await store.delete(`pending:${session}`);
+  deps.learnCodeLength(otp.length);
   return verified(ctx, 'otp', { user: await ctx.user(), session, identifier, identifierHash: id });
 }
