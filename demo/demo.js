@@ -30,6 +30,7 @@ async function refreshBalance() {
 // The demo "session": a real host takes the user from its own sign-in.
 const picker = document.getElementById('user');
 picker.value = document.cookie.match(/demo_user=(\w+)/)?.[1] ?? '';
+document.body.dataset.user = picker.value;
 async function showEnrolment() {
   const config = await (await fetch('/api/verify/config')).json();
   const mark = (yes) => (yes ? 'registered' : 'not registered');
@@ -39,6 +40,9 @@ async function showEnrolment() {
 }
 picker.addEventListener('change', async () => {
   await fetch('/demo/user', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: picker.value || null }) });
+  // As after a real sign-in: the face and voice widgets start again, for the person now signed in.
+  for (const kind of ['face', 'voice']) freshWidget(kind, document.querySelector(`#${kind}-mode input:checked`).value);
+  document.body.dataset.user = picker.value;
   showEnrolment();
 });
 // Widgets say when something changed; the enrolment line follows.
@@ -52,11 +56,12 @@ const withDetector = (element) => Object.assign(element, { detector: element.det
 withDetector(document.querySelector('face-verify'));
 
 // Register, then verify: a fresh widget in the chosen mode.
-for (const [kind, prepare] of [['face', withDetector], ['voice', (element) => element]]) {
-  document.getElementById(`${kind}-mode`).addEventListener('change', (event) => {
-    const slot = document.querySelector(`[data-widget="${kind}-verify"]`);
-    slot.replaceChildren(prepare(Object.assign(document.createElement(`${kind}-verify`), { endpoint: '/api/verify', mode: event.target.value })));
-  });
+function freshWidget(kind, mode) {
+  const element = Object.assign(document.createElement(`${kind}-verify`), { endpoint: '/api/verify', mode });
+  document.querySelector(`[data-widget="${kind}-verify"]`).replaceChildren(kind === 'face' ? withDetector(element) : element);
+}
+for (const kind of ['face', 'voice']) {
+  document.getElementById(`${kind}-mode`).addEventListener('change', (event) => freshWidget(kind, event.target.value));
 }
 showEnrolment();
 

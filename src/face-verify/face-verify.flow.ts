@@ -4,16 +4,17 @@
  * uploads as the steps ask.
  */
 import type { CameraFailure } from '../internal/device-controller.js';
-import type { ErrorCode } from '../internal/protocol.js';
+import type { AccountProblem, ErrorCode } from '../internal/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 
-export type FaceFailure = CameraFailure | ErrorCode;
+export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
 export type ImageSource = 'camera' | 'file';
 
 export type FaceState =
   | { step: 'priming' }
   | { step: 'permission' }
-  | { step: 'preview'; problems: QualityProblem[]; steadySince: number | null }
+  /** `problems` is null until a frame has been measured: no verdict, good or bad, before that. */
+  | { step: 'preview'; problems: QualityProblem[] | null; steadySince: number | null }
   | { step: 'review'; image: string; source: ImageSource }
   | { step: 'uploading'; image: string; source: ImageSource }
   | { step: 'success' }
@@ -33,7 +34,12 @@ export type FaceEvent =
   | { type: 'confirm' }
   | { type: 'done' }
   | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
-  | { type: 'retry' };
+  | { type: 'retry' }
+  /** The chosen file is not an image the browser can read. */
+  | { type: 'file-refused' }
+  /** Nobody is signed in, or nothing is registered: the element offers the way on. */
+  | { type: 'blocked'; reason: AccountProblem }
+  | { type: 'restart' };
 
 export const initialFaceState: FaceState = { step: 'priming' };
 
@@ -42,7 +48,7 @@ export const STEADY_MS = 900;
 
 /** Whether the preview has been good for long enough to capture without the shutter. */
 export function readyToCapture(state: FaceState, now: number, steadyMs = STEADY_MS): boolean {
-  return state.step === 'preview' && state.problems.length === 0 && state.steadySince !== null && now - state.steadySince >= steadyMs;
+  return state.step === 'preview' && state.problems?.length === 0 && state.steadySince !== null && now - state.steadySince >= steadyMs;
 }
 
 /** Camera failures the person can undo (allow the camera, close the other app); the rest cannot be retried. */
@@ -53,7 +59,7 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
     case 'start':
       return state.step === 'priming' ? { step: 'permission' } : state;
     case 'granted':
-      return state.step === 'permission' ? { step: 'preview', problems: [], steadySince: null } : state;
+      return state.step === 'permission' ? { step: 'preview', problems: null, steadySince: null } : state;
     case 'camera-failed':
       if (state.step !== 'permission' && state.step !== 'preview') return state;
       // A file from the device works wherever the camera does not.
@@ -81,6 +87,12 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
       return uploadFailed(event);
     case 'retry':
       return state.step === 'failure' && state.canRetry ? { step: 'permission' } : state;
+    case 'file-refused':
+      return state.step === 'uploading' ? state : { step: 'failure', reason: 'bad_file', canRetry: true, canUpload: true };
+    case 'blocked':
+      return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' ? { step: 'failure', reason: event.reason, canRetry: false, canUpload: false } : state;
+    case 'restart':
+      return state.step === 'failure' ? { step: 'priming' } : state;
   }
 }
 
@@ -88,7 +100,8 @@ function uploadFailed(event: Extract<FaceEvent, { type: 'failed' }>): FaceState 
   const { code, attemptsLeft, retryAfter } = event;
   switch (code) {
     case 'no_match':
-      return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0, canUpload: false };
+      // Another try, by camera or by another photo.
+      return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0, canUpload: attemptsLeft !== 0 };
     case 'bad_sample':
     case 'upstream_unavailable':
     case 'rate_limited':

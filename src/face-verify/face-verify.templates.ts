@@ -2,7 +2,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Strings } from '../internal/localize.js';
 import type { FaceState } from './face-verify.flow.js';
-import { failureText } from '../internal/failure-text.js';
+import { failureHeading, failureText } from '../internal/failure-text.js';
+import { accountActions, type AccountWay } from '../internal/account-actions.js';
 
 export interface FaceView {
   state: FaceState;
@@ -12,6 +13,7 @@ export interface FaceView {
   heading(text: string): TemplateResult;
   canSwitch: boolean;
   photo: HTMLCanvasElement | null;
+  account: AccountWay;
   on: {
     start(): void;
     shutter(): void;
@@ -49,16 +51,18 @@ export function renderFaceStep(v: FaceView): TemplateResult {
     case 'permission':
       return html`${v.heading(title)}<p part="message">${t.cameraAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'preview': {
-      const problem = state.problems[0];
+      // No verdict before a frame has been measured (the detector may still be loading).
+      const problem = state.problems?.[0];
+      const verdict = state.problems === null ? '' : problem ? 'warn' : 'good';
       return html`${v.heading(t.previewHeading)}
         <div part="stage" class="stage">
           <video part="video" playsinline muted autoplay></video>
-          <svg part="guide" class="guide ${problem ? '' : 'good'}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+          <svg part="guide" class="guide ${verdict === 'good' ? 'good' : ''}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
             <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M30 46A20 36 0 1 0 70 46A20 36 0 1 0 30 46Z"></path>
             <ellipse class="ring" cx="50" cy="46" rx="20" ry="36"></ellipse>
           </svg>
         </div>
-        <p part="feedback" class="feedback ${problem ? 'warn' : 'good'}">${problem ? t[`quality_${problem}`] : t.qualityGood}</p>
+        <p part="feedback" class="feedback ${verdict}">${problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting}</p>
         <div class="actions">
           <button part="button submit shutter" class="primary" type="button" @click=${v.on.shutter}>${t.takePhoto}</button>
           ${v.canSwitch ? html`<button part="button switch" class="secondary" type="button" @click=${v.on.switchCamera}>${t.switchCamera}</button>` : nothing}
@@ -76,11 +80,12 @@ export function renderFaceStep(v: FaceView): TemplateResult {
     case 'success':
       return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
     case 'failure': {
-      return html`${v.heading(t.failureHeading)}
+      return html`${v.heading(failureHeading(t, state.reason, state.canRetry || state.canUpload))}
         <p part="error" class="error">${failureText(t, v.language, 'camera', state)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
           ${state.canUpload ? uploadButton(v) : nothing}
+          ${accountActions(t, state.reason, v.account)}
         </div>`;
     }
   }

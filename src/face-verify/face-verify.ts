@@ -99,6 +99,7 @@ export class FaceVerify extends BiometricElement {
       language: this.language,
       mode: this.mode,
       heading: (text) => this.heading(text),
+      account: this.accountWay,
       canSwitch: this.camera.nextCamera !== null,
       photo: this.photo,
       on: {
@@ -200,7 +201,10 @@ export class FaceVerify extends BiometricElement {
 
   async #useFile(file: File): Promise<void> {
     const bitmap = await createImageBitmap(file).catch(() => null);
-    if (!bitmap) return this.announce(this.t.error_bad_sample);
+    if (!bitmap) {
+      this.apply({ type: 'file-refused' });
+      return this.announce(this.t.error_bad_file);
+    }
     const shot = await snapshot(bitmap, { maxSide: this.maxSide });
     this.#showForReview(shot.canvas);
     this.apply({ type: 'capture', image: shot.base64, source: 'file' });

@@ -3,14 +3,15 @@
  * and sending the sample — to the route and in the field the protocol names — then telling the
  * page and the person how it went. Each element moves its own flow through `done` and `failed`.
  */
-import { property } from 'lit/decorators.js';
+import { property, state } from 'lit/decorators.js';
+import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifySuccessEvent } from '../events/success.js';
 import type { DeviceFailure } from './device-controller.js';
 import { failureText } from './failure-text.js';
 import type { HostError } from './host-api.js';
-import { SAMPLE_FIELDS, type BiometricKind } from './protocol.js';
+import { SAMPLE_FIELDS, type AccountProblem, type BiometricKind, type ConfigResponse } from './protocol.js';
 import { RequestController, StaleAnswer } from './request-controller.js';
 import { VerifyElement } from './verify-element.js';
 
@@ -20,7 +21,63 @@ export abstract class BiometricElement extends VerifyElement {
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   protected readonly requests = new RequestController(this);
+  protected readonly configRequest = new RequestController(this);
   protected abstract readonly kind: BiometricKind;
+  /** What the handler says of the person: signed in, registered, whether it registers. */
+  @state() protected account?: ConfigResponse;
+
+  /** The flow's own moves for an account problem and for starting over. */
+  protected abstract apply(event: { type: 'blocked'; reason: AccountProblem } | { type: 'restart' }): void;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.#checkAccount();
+  }
+
+  /** Stops before the camera or microphone when nobody is signed in or nothing is registered. */
+  async #checkAccount(): Promise<void> {
+    try {
+      this.account = (await this.configRequest.call('config')) as unknown as ConfigResponse;
+    } catch {
+      // Without config the widget still works; the handler answers for itself.
+      return;
+    }
+    const problem = this.#accountProblem();
+    if (problem) this.#block(problem);
+    else if (this.#blocked && this.step === 'failure') this.#restart();
+  }
+
+  /** Whether the flow stands on an account failure (and not on a camera or sample one). */
+  #blocked = false;
+
+  #block(reason: AccountProblem): void {
+    this.#blocked = true;
+    this.apply({ type: 'blocked', reason });
+  }
+
+  #restart(): void {
+    this.#blocked = false;
+    this.apply({ type: 'restart' });
+  }
+
+  #accountProblem(): AccountProblem | null {
+    const enrolled = this.account?.enrolled;
+    if (enrolled === null) return 'signed_out';
+    if (this.mode === 'verify' && enrolled && !enrolled[this.kind]) return 'not_enrolled';
+    return null;
+  }
+
+  /** The buttons of an account failure. */
+  protected get accountWay(): AccountWay {
+    return {
+      canEnroll: this.account?.canEnroll ?? false,
+      enroll: () => {
+        this.mode = 'enroll';
+        this.#restart();
+      },
+      recheck: () => void this.#checkAccount(),
+    };
+  }
 
   /** Waiting on the browser's permission prompt, or on the host with the sample. */
   protected get busy(): boolean {
@@ -57,8 +114,11 @@ export abstract class BiometricElement extends VerifyElement {
     } catch (error) {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);
-      moves.failed(host);
-      const message = failureText(this.t, this.language, this.device, { reason: host.code, ...host.extra });
+      // Refused for want of a user, by a handler that said nobody is signed in: say so, not "session ended".
+      const signedOut = host.code === 'unauthorized' && this.account?.enrolled === null;
+      if (signedOut) this.#block('signed_out');
+      else moves.failed(host);
+      const message = failureText(this.t, this.language, this.device, { reason: signedOut ? 'signed_out' : host.code, ...host.extra });
       this.announce(message);
       this.reportProblem(host, message, FAILURES);
     }

@@ -4,7 +4,7 @@
  */
 import { format, formatSeconds, type Strings } from './localize.js';
 import { plural } from './plural.js';
-import type { ErrorCode } from './protocol.js';
+import type { AccountProblem, ErrorCode } from './protocol.js';
 import type { DeviceFailure } from './device-controller.js';
 
 function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
@@ -16,7 +16,7 @@ function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
 }
 
 export interface FailureFacts {
-  reason: DeviceFailure | ErrorCode;
+  reason: DeviceFailure | ErrorCode | AccountProblem | 'bad_file';
   attemptsLeft?: number;
   retryAfter?: number;
 }
@@ -27,4 +27,14 @@ export function failureText(t: Strings, language: string, device: 'camera' | 'mi
   const strings = t as unknown as Record<string, string | undefined>;
   const browser = reason === 'denied' ? browserFamily() : null;
   return (browser && strings[`${device}_denied_${browser}`]) ?? strings[`${device}_${reason}`] ?? strings[`error_${reason}`] ?? t.error_upstream_unavailable;
+}
+
+/**
+ * The heading over a failure: "Verification stopped" only when it did stop; a wait is a wait, and
+ * a failure with a way on says so.
+ */
+export function failureHeading(t: Strings, reason: FailureFacts['reason'], wayOn: boolean): string {
+  if (reason === 'rate_limited') return t.waitHeading;
+  if (reason === 'signed_out' || reason === 'not_enrolled') return t.accountHeading;
+  return wayOn ? t.retryHeading : t.failureHeading;
 }

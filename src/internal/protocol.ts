@@ -24,6 +24,9 @@ export const OTP_CHANNELS: readonly OtpChannel[] = ['sms', 'whatsapp', 'email'];
 
 export type BiometricKind = 'face' | 'voice';
 
+/** Why a face or voice check cannot start: nobody signed in, or nothing registered to compare with. */
+export type AccountProblem = 'signed_out' | 'not_enrolled';
+
 /** The field a sample travels in from widget to handler, per route: the service's own names for verification. */
 export const SAMPLE_FIELDS = {
   verify: { face: 'query_face_image', voice: 'query_audio' },
@@ -64,6 +67,8 @@ export interface ConfigResponse {
   fallbackChannel: OtpChannel | null;
   /** Whether the signed-in user has a reference sample of each kind; null when nobody is signed in. */
   enrolled: Record<BiometricKind, boolean> | null;
+  /** Whether this handler registers faces and voices (the host gave it `saveReference`). */
+  canEnroll: boolean;
   /** A code this session asked for and can still enter (after a reload or in a new tab); else null. */
   pending: PendingCode | null;
 }

@@ -4,6 +4,7 @@
  */
 import type { ErrorCode, OtpChannel } from '../internal/protocol.js';
 
+/** Where a code goes. Neither phone nor email: the code the handler holds for this session. */
 export interface Contact {
   method: OtpChannel;
   /** E.164, for sms and whatsapp. */
@@ -35,6 +36,8 @@ export const OTP_STEPS: readonly OtpStep[] = ['contact', 'sending', 'code', 'ver
 export type OtpEvent =
   | { type: 'send'; contact: Contact }
   | { type: 'sent'; to: string; resendAfter: number; now: number }
+  /** The handler has a code this session is waiting for (a reload, a new tab): enter it. */
+  | { type: 'resume'; method: OtpChannel; to: string; resendAfter: number; now: number }
   | { type: 'submit'; code: string }
   | { type: 'verified'; receipt: string; expiresAt: string | null }
   | { type: 'failed'; problem: Problem }
@@ -58,6 +61,9 @@ export function transition(state: OtpState, event: OtpEvent): OtpState {
       return state.step === 'contact' ? { step: 'sending', contact: event.contact } : state;
     case 'sent':
       return state.step === 'sending' ? { step: 'code', contact: state.contact, to: event.to, resendAfter: event.resendAfter, sentAt: event.now } : state;
+    case 'resume':
+      // The handler knows the contact; the widget only shows where the code went.
+      return state.step === 'contact' ? { step: 'code', contact: { method: event.method }, to: event.to, resendAfter: event.resendAfter, sentAt: event.now } : state;
     case 'submit':
       return state.step === 'code' ? { ...withoutProblem(state), step: 'verifying', code: event.code } : state;
     case 'verified':

@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { cssVars } from '../internal/css-vars.js';
 import { leftToRight } from '../internal/bidi.js';
+import { failureHeading } from '../internal/failure-text.js';
 import { format, formatSeconds, type Strings } from '../internal/localize.js';
 import type { OtpChannel } from '../internal/protocol.js';
 import { DIAL_CODES } from '../internal/dial-codes.js';
@@ -171,7 +172,7 @@ function failureStep(v: OtpView, problem: Problem, retry: 'send' | 'verify' | 'r
   const { t } = v;
   const wait = Math.max(v.waitSeconds, retry === 'send' ? v.resendSeconds : 0);
   const label = retry === 'send' && problem.code !== 'upstream_unavailable' && problem.code !== 'rate_limited' ? t.resend : retry === 'restart' ? t.startOver : t.tryAgain;
-  return html`${v.heading(t.failureHeading)}
+  return html`${v.heading(failureHeading(t, problem.code, problem.code === 'upstream_unavailable'))}
     <p part="error" class="error">${v.problemText(problem)}</p>
     <div class="actions">
       <button part="button submit" class="primary" type="button" ?disabled=${wait > 0} @click=${v.on.retry}>

@@ -135,6 +135,7 @@ export class OtpVerify extends VerifyElement {
       .then((config) => {
         this.config = config as unknown as ConfigResponse;
         this.codeField.length = this.config.codeLength;
+        this.#resume(this.config.pending);
       })
       .catch(() => {
         // Without config the widget still works on its attributes; the handler enforces the rest.
@@ -285,9 +286,19 @@ export class OtpVerify extends VerifyElement {
     return new Intl.NumberFormat(this.language).format(value);
   }
 
+  /** Back to the code this session is waiting for, unless the person has started on another. */
+  #resume(pending: ConfigResponse['pending'] | undefined): void {
+    if (!pending || this.step !== 'contact' || this.draft.phone || this.draft.email) return;
+    this.apply({ type: 'resume', method: pending.method, to: pending.to, resendAfter: pending.resendAfter, now: Date.now() });
+    this.cooldown.start(pending.resendAfter);
+    this.#listenForSms();
+  }
+
   protected async send(contact: Contact): Promise<void> {
     try {
-      const answer = await this.requests.call('send-otp', { ...contact, lang: this.language.split('-')[0] });
+      const lang = this.language.split('-')[0];
+      const resend = contact.phone === undefined && contact.email === undefined;
+      const answer = await this.requests.call('send-otp', resend ? { resend, lang } : { ...contact, lang });
       const to = String(answer.to ?? contact.phone ?? contact.email);
       const resendAfter = Number(answer.resendAfter ?? this.config?.resendCooldown ?? 30);
       if (typeof answer.codeLength === 'number') this.codeField.length = answer.codeLength;
@@ -304,7 +315,7 @@ export class OtpVerify extends VerifyElement {
 
   protected async verify(contact: Contact, code: string): Promise<void> {
     try {
-      const target = contact.method === 'email' ? { email: contact.email } : { phone: contact.phone };
+      const target = contact.email !== undefined ? { email: contact.email } : contact.phone !== undefined ? { phone: contact.phone } : {};
       const answer = await this.requests.call('verify-otp', { ...target, otp: code });
       const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
       const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;

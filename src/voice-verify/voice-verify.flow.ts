@@ -2,11 +2,11 @@
  * The steps of <voice-verify> and how events move between them. Pure: no DOM, no microphone, no
  * clock — the element feeds it what happened and records, plays and uploads as the steps ask.
  */
-import type { ErrorCode } from '../internal/protocol.js';
+import type { AccountProblem, ErrorCode } from '../internal/protocol.js';
 import type { MicrophoneFailure } from '../internal/device-controller.js';
 import type { VoiceProblem } from './voice-quality.js';
 
-export type VoiceFailure = MicrophoneFailure | ErrorCode;
+export type VoiceFailure = MicrophoneFailure | ErrorCode | AccountProblem;
 
 export type VoiceState =
   | { step: 'priming' }
@@ -33,7 +33,10 @@ export type VoiceEvent =
   | { type: 'confirm' }
   | { type: 'done' }
   | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
-  | { type: 'retry' };
+  | { type: 'retry' }
+  /** Nobody is signed in, or nothing is registered: the element offers the way on. */
+  | { type: 'blocked'; reason: AccountProblem }
+  | { type: 'restart' };
 
 export const initialVoiceState: VoiceState = { step: 'priming' };
 
@@ -67,6 +70,10 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
       return state.step === 'uploading' ? uploadFailed(event) : state;
     case 'retry':
       return state.step === 'failure' && state.canRetry ? { step: 'permission' } : state;
+    case 'blocked':
+      return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' ? { step: 'failure', reason: event.reason, canRetry: false } : state;
+    case 'restart':
+      return state.step === 'failure' ? { step: 'priming' } : state;
   }
 }
 

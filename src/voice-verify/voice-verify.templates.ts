@@ -1,8 +1,9 @@
 /** The markup of each <voice-verify> step, from a view the element builds: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
 import { cssVars } from '../internal/css-vars.js';
-import { failureText } from '../internal/failure-text.js';
+import { failureHeading, failureText } from '../internal/failure-text.js';
 import { format, formatSeconds, type Strings } from '../internal/localize.js';
+import { accountActions, type AccountWay } from '../internal/account-actions.js';
 import type { VoiceState } from './voice-verify.flow.js';
 
 export interface VoiceView {
@@ -11,6 +12,7 @@ export interface VoiceView {
   language: string;
   mode: 'verify' | 'enroll';
   heading(text: string): TemplateResult;
+  account: AccountWay;
   /** The text to read, and whether it is the default digits (read one by one). */
   prompt: string;
   digits: boolean;
@@ -102,10 +104,11 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
     case 'success':
       return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.voiceEnrolled : t.voiceVerified}</p></div>`;
     case 'failure':
-      return html`${v.heading(t.failureHeading)}
+      return html`${v.heading(failureHeading(t, state.reason, state.canRetry))}
         <p part="error" class="error">${failureText(t, v.language, 'microphone', state)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
+          ${accountActions(t, state.reason, v.account)}
         </div>`;
   }
 }

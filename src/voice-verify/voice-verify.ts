@@ -116,6 +116,7 @@ export class VoiceVerify extends BiometricElement {
       language: this.language,
       mode: this.mode,
       heading: (text) => this.heading(text),
+      account: this.accountWay,
       prompt: this.prompt || this.currentDigits,
       digits: !this.prompt,
       levels: this.levels,

@@ -52,13 +52,13 @@ describe('<face-verify> flow', () => {
     assert.equal(transitionFace(run({ type: 'capture', image: 'x', source: 'file' }), { type: 'retake' }).step, 'priming');
   });
 
-  it('a non-match offers a retry until the handler says no attempts are left', () => {
+  it('a non-match offers a retry, by camera or by file, until the handler says no attempts are left', () => {
     const uploading = transitionFace(transitionFace(preview(), { type: 'capture', image: 'x', source: 'camera' }), { type: 'confirm' });
     const once = transitionFace(uploading, { type: 'failed', code: 'no_match', attemptsLeft: 2 });
-    assert.deepEqual(once, { step: 'failure', reason: 'no_match', attemptsLeft: 2, canRetry: true, canUpload: false });
+    assert.deepEqual(once, { step: 'failure', reason: 'no_match', attemptsLeft: 2, canRetry: true, canUpload: true });
     assert.equal(transitionFace(once, { type: 'retry' }).step, 'permission');
     const last = transitionFace(uploading, { type: 'failed', code: 'no_match', attemptsLeft: 0 });
-    assert.equal(last.step === 'failure' && last.canRetry, false);
+    assert.equal(last.step === 'failure' && (last.canRetry || last.canUpload), false);
     assert.equal(transitionFace(last, { type: 'retry' }), last);
   });
 
@@ -72,5 +72,19 @@ describe('<face-verify> flow', () => {
     assert.equal(transitionFace(initialFaceState, { type: 'confirm' }), initialFaceState);
     assert.equal(transitionFace(initialFaceState, { type: 'capture', image: 'x', source: 'camera' }), initialFaceState);
     assert.equal(transitionFace(preview(), { type: 'done' }).step, 'preview');
+  });
+
+  it('gives no verdict before the first frame is measured', () => {
+    const opened = transitionFace(transitionFace(initialFaceState, { type: 'start' }), { type: 'granted' });
+    assert.deepEqual(opened, { step: 'preview', problems: null, steadySince: null });
+    assert.equal(readyToCapture(opened, 10_000, 0), false);
+  });
+
+  it('an unreadable file, and an account problem, end on a failure the element can lead on from', () => {
+    const refused = transitionFace(initialFaceState, { type: 'file-refused' });
+    assert.deepEqual(refused, { step: 'failure', reason: 'bad_file', canRetry: true, canUpload: true });
+    const blocked = transitionFace(initialFaceState, { type: 'blocked', reason: 'signed_out' });
+    assert.deepEqual(blocked, { step: 'failure', reason: 'signed_out', canRetry: false, canUpload: false });
+    assert.deepEqual(transitionFace(blocked, { type: 'restart' }), { step: 'priming' });
   });
 });

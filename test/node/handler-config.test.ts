@@ -17,6 +17,7 @@ describe('handler: config', () => {
         maxWrongCodes: 5,
         fallbackChannel: 'email',
         enrolled: { face: true, voice: false },
+        canEnroll: true,
         pending: null,
       });
       assert.equal((await t.call('config', undefined, { session: 'anon' })).json.enrolled, null);
@@ -81,7 +82,7 @@ describe('handler: every route gives the stable shape against the live-quirks em
       shapes.voiceMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk3080_F_1', 5, 0.2) }, { user: 'q' })).json.verified;
       shapes.voiceNoMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk1998_F_1') }, { user: 'q' })).json.error.code;
       assert.deepEqual(shapes, {
-        config: 8,
+        config: 9,
         send: true,
         wrong: 'wrong_code',
         right: true,

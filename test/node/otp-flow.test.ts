@@ -79,4 +79,13 @@ describe('<otp-verify> flow', () => {
     const sending = run({ type: 'send', contact });
     assert.equal(transition(sending, { type: 'send', contact }), sending);
   });
+
+  it('resumes a pending code from the contact step only, with the true wait, and resends to the contact the handler holds', () => {
+    const resumed = run({ type: 'resume', method: 'sms', to: '+966••••••567', resendAfter: 12, now: 1000 });
+    assert.deepEqual(resumed, { step: 'code', contact: { method: 'sms' }, to: '+966••••••567', resendAfter: 12, sentAt: 1000 });
+    assert.equal(resendWait(resumed, 1000), 12);
+    assert.deepEqual(transition(resumed, { type: 'resend', now: 13_000 }), { step: 'sending', contact: { method: 'sms' } });
+    assert.equal(transition(codeStep(), { type: 'resume', method: 'email', to: 'x', resendAfter: 1, now: 0 }).step, 'code');
+    assert.deepEqual(transition(codeStep(), { type: 'resume', method: 'email', to: 'x', resendAfter: 1, now: 0 }), codeStep());
+  });
 });

@@ -52,6 +52,7 @@ export async function config(ctx: RequestContext, otp: Pick<OtpDeps, 'channels' 
     maxWrongCodes: options.limits.maxWrongCodes,
     fallbackChannel: options.fallbackChannel && available.includes(options.fallbackChannel) ? options.fallbackChannel : null,
     enrolled: user ? { face: await has('face'), voice: await has('voice') } : null,
+    canEnroll: typeof options.saveReference === 'function',
     pending: pending ? describePending(ctx, pending) : null,
   };
   return json(body);

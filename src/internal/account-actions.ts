@@ -1,0 +1,27 @@
+/**
+ * The way on from a face or voice failure that is about the account rather than the sample:
+ * register when nothing is registered (where the host registers), check again once signed in,
+ * reload when the session has ended. Never a screen without a next step.
+ */
+import { html, nothing } from 'lit';
+import type { Strings } from './localize.js';
+
+export interface AccountWay {
+  canEnroll: boolean;
+  enroll(): void;
+  recheck(): void;
+}
+
+export function accountActions(t: Strings, reason: string, way: AccountWay) {
+  const button = (label: string, action: () => void) => html`<button part="button submit" class="primary" type="button" @click=${action}>${label}</button>`;
+  switch (reason) {
+    case 'not_enrolled':
+      return way.canEnroll ? button(t.registerInstead, way.enroll) : button(t.checkAgain, way.recheck);
+    case 'signed_out':
+      return button(t.checkAgain, way.recheck);
+    case 'unauthorized':
+      return button(t.reloadPage, () => location.reload());
+    default:
+      return nothing;
+  }
+}

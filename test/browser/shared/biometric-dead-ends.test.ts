@@ -1,0 +1,116 @@
+/** Face and voice never leave the person on a screen without a next step that works. */
+import { expect, waitUntil } from '@open-wc/testing';
+import { CONFIG, fakeHost } from '../support/fake-host.js';
+import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+import { untilVoiceStep, voiceButton, voiceFixture } from '../support/voice.js';
+import type { VerifyElement } from '../../../src/internal/verify-element.js';
+
+const errorText = (element: VerifyElement) => element.shadowRoot!.querySelector('[part~="error"]')?.textContent?.trim() ?? '';
+const heading = (element: VerifyElement) => element.shadowRoot!.querySelector('[part~="heading"]')?.textContent?.trim() ?? '';
+
+/** A host whose config can change between calls (the person signs in, or registers, elsewhere). */
+function accountHost(config: Record<string, unknown>, routes: Parameters<typeof fakeHost>[0] = {}) {
+  const current = { ...CONFIG, ...config };
+  const host = fakeHost({ config: () => ({ body: current }), ...routes });
+  return { host, set: (change: Record<string, unknown>) => Object.assign(current, change) };
+}
+
+async function fileInput(element: VerifyElement, file: File) {
+  const files = new DataTransfer();
+  files.items.add(file);
+  const input = element.shadowRoot!.querySelector<HTMLInputElement>('input[type="file"]')!;
+  input.files = files.files;
+  input.dispatchEvent(new Event('change'));
+}
+
+async function photoFile(): Promise<File> {
+  const blob = await (await fetch('/fixtures/faces/obama_1.jpg')).blob();
+  return new File([blob], 'me.jpg', { type: 'image/jpeg' });
+}
+
+describe('face and voice: no dead ends', () => {
+  let host: ReturnType<typeof fakeHost>;
+  afterEach(() => host?.stop());
+
+  for (const [name, fixture, until, button] of [
+    ['<face-verify>', () => faceFixture(), untilFaceStep, faceButton],
+    ['<voice-verify>', () => voiceFixture(), untilVoiceStep, voiceButton],
+  ] as const) {
+    it(`${name}: a guest is told to sign in first, and "Check again" goes on once signed in`, async () => {
+      const account = accountHost({ enrolled: null });
+      host = account.host;
+      const element = await fixture();
+      await until(element as never, 'failure');
+      expect(errorText(element)).to.equal('Sign in first, then try again.');
+      expect(errorText(element)).not.to.contain('session');
+      expect(heading(element)).not.to.equal('Verification stopped');
+      account.set({ enrolled: { face: true, voice: true } });
+      button(element as never, 'submit').click();
+      await until(element as never, 'priming');
+    });
+
+    it(`${name}: a signed-in person with nothing registered is offered to register, and the button does it`, async () => {
+      host = accountHost({ enrolled: { face: false, voice: false }, canEnroll: true }).host;
+      const element = await fixture();
+      await until(element as never, 'failure');
+      expect(errorText(element)).to.equal('Nothing is registered for this account yet.');
+      const register = button(element as never, 'submit');
+      expect(register.textContent!.trim()).to.equal('Register now');
+      register.click();
+      await until(element as never, 'priming');
+      expect((element as unknown as { mode: string }).mode).to.equal('enroll');
+      expect(heading(element)).to.match(/^Register your/);
+    });
+  }
+
+  it('where the host does not register, "Check again" goes on once something is registered', async () => {
+    const account = accountHost({ enrolled: { face: false, voice: false }, canEnroll: false });
+    host = account.host;
+    const element = await faceFixture();
+    await untilFaceStep(element, 'failure');
+    const check = faceButton(element, 'submit');
+    expect(check.textContent!.trim()).to.equal('Check again');
+    account.set({ enrolled: { face: true, voice: false } });
+    check.click();
+    await untilFaceStep(element, 'priming');
+  });
+
+  it('a file that is not an image: a visible error, the upload offered again, and the camera', async () => {
+    host = fakeHost({});
+    const element = await faceFixture();
+    await fileInput(element, new File(['%PDF-1.4 not a photo'], 'scan.pdf', { type: 'application/pdf' }));
+    await untilFaceStep(element, 'failure');
+    expect(errorText(element)).to.equal('That file isn’t a photo we can read. Choose a JPEG or PNG photo of your face.');
+    expect(faceButton(element, 'upload')).to.exist;
+    await fileInput(element, await photoFile());
+    await untilFaceStep(element, 'review');
+  });
+
+  it('after a no-match on an uploaded photo, another photo can be uploaded', async () => {
+    host = fakeHost({ 'verify-by-face': () => ({ status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } }) });
+    const element = await faceFixture('manual');
+    await fileInput(element, await photoFile());
+    await untilFaceStep(element, 'review');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'failure');
+    expect(heading(element)).to.equal('Let’s try that again');
+    expect(faceButton(element, 'upload')).to.exist;
+    await fileInput(element, await photoFile());
+    await untilFaceStep(element, 'review');
+  });
+
+  it('the preview gives no verdict before a frame has been measured', async () => {
+    host = fakeHost({});
+    const element = await faceFixture('manual');
+    // A detector still loading: no frame is ever measured.
+    Object.assign(element, { detector: { detect: () => new Promise(() => {}) } });
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'preview');
+    await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const feedback = element.shadowRoot!.querySelector('[part~="feedback"]')!;
+    expect(feedback.textContent!.trim()).to.equal('Getting ready to check your photo…');
+    expect(feedback.classList.contains('good')).to.be.false;
+    expect(element.shadowRoot!.querySelector('[part~="guide"]')!.classList.contains('good')).to.be.false;
+  });
+});
