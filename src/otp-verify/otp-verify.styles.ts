@@ -80,18 +80,22 @@ export const styles = [
 
     /* One real input, slotted from the light DOM, lies over the boxes with its text transparent:
        autofill, paste and the keyboard reach it, the boxes show what it holds. */
+    /* As wide as its boxes, never wider than the widget: on a narrow screen the boxes shrink. The
+       input spans a margin after the boxes too, so that a password manager's icon, drawn at the
+       input's end, falls there and not over the last digit, inside the card. */
     .code {
+      --margin: min(2.5rem, 6cqi);
+      box-sizing: border-box;
       position: relative;
-      inline-size: fit-content;
+      inline-size: min(100%, calc(var(--length) * var(--verify-box-size) + (var(--length) - 1) * var(--verify-gap) / 2 + var(--margin)));
+      padding-right: var(--margin);
       direction: ltr;
       cursor: text;
     }
     ::slotted(input) {
       position: absolute !important;
       inset: 0;
-      /* Wider than the boxes and clipped, so a password manager's icon falls outside the view. */
-      inline-size: calc(100% + 3rem) !important;
-      clip-path: inset(0 3rem 0 0);
+      inline-size: 100% !important;
       block-size: 100%;
       margin: 0;
       padding: 0;
@@ -107,17 +111,18 @@ export const styles = [
     }
     .boxes {
       display: grid;
-      grid-template-columns: repeat(var(--length), var(--verify-box-size));
+      grid-template-columns: repeat(var(--length), minmax(0, 1fr));
       gap: calc(var(--verify-gap) / 2);
     }
     .digit {
       display: grid;
       place-items: center;
-      block-size: calc(var(--verify-box-size) * 1.2);
+      aspect-ratio: 5 / 6;
+      min-inline-size: 0;
       border: 1px solid var(--verify-border);
       border-radius: var(--verify-radius);
       background: var(--verify-surface);
-      font-size: 1.4em;
+      font-size: min(1.4em, 7cqi);
       font-weight: 600;
       font-variant-numeric: tabular-nums;
       transition: border-color 120ms, box-shadow 120ms;

@@ -79,11 +79,13 @@ export async function shootSteps(
   env: Record<string, string>,
   steps: (shoot: Shoot) => Record<string, (lang: string) => Promise<void>>,
 ): Promise<void> {
-  const out = fileURLToPath(new URL(`../screenshots/${widget}/`, import.meta.url));
+  // SCREENSHOT_WIDTH=320 shoots a phone's width into a folder of its own.
+  const width = Number(process.env.SCREENSHOT_WIDTH ?? 560);
+  const out = fileURLToPath(new URL(`../screenshots/${widget}${width === 560 ? '' : `-${width}`}/`, import.meta.url));
   await mkdir(out, { recursive: true });
   const demo = await startDemo(env, chromiumArgs);
   const { page } = demo;
-  await page.setViewport({ width: 560, height: 900, deviceScaleFactor: 1 });
+  await page.setViewport({ width, height: 900, deviceScaleFactor: 1 });
   await page.setRequestInterception(true);
   let rule: Rule = () => undefined;
   const held: HTTPRequest[] = [];

@@ -267,3 +267,38 @@ describe('<otp-verify> paste takes the code, not all the digits', () => {
     expect(verifyCalls(host)).to.deep.equal([]);
   });
 });
+
+describe('<otp-verify> after a reload', () => {
+  let host: ReturnType<typeof fakeHost>;
+  afterEach(() => host?.stop());
+
+  it('goes straight to the code the handler says this session awaits; {otp} alone verifies, {resend} asks again', async () => {
+    const pending = { method: 'sms', to: '+966••••••890', resendAfter: 1 };
+    host = fakeHost({
+      config: () => ({ body: { ...CONFIG, pending } }),
+      'verify-otp': (body) => (body.otp === '123456' ? verified() : failure(422, 'wrong_code', { attemptsLeft: 4 })),
+      'send-otp': () => ({ body: { ...sent().body, to: pending.to } }),
+    });
+    const element = await otpFixture();
+    await untilStep(element, 'code');
+    expect($(element, '[part~="message"]').textContent).to.contain('+966••••••890');
+    const resend = () => $<HTMLButtonElement>(element, '[part~="resend"]');
+    expect(resend().disabled, 'the true wait').to.be.true;
+    await waitUntil(() => !resend().disabled, 'resend allowed after the wait', { timeout: 4000 });
+    resend().click();
+    await waitUntil(() => host.count('send-otp') === 1);
+    expect(host.calls.find((c) => c.route === 'send-otp')!.body).to.deep.equal({ resend: true, lang: 'en' });
+    await untilStep(element, 'code');
+    await type('123456');
+    await untilStep(element, 'success');
+    expect(host.calls.find((c) => c.route === 'verify-otp')!.body).to.deep.equal({ otp: '123456' });
+  });
+
+  it('stays on the form when nothing is pending', async () => {
+    host = fakeHost({});
+    const element = await otpFixture();
+    await waitUntil(() => host.count('config') === 1);
+    await element.updateComplete;
+    expect(element.step).to.equal('contact');
+  });
+});
