@@ -44,6 +44,7 @@ describe('face and voice: no dead ends', () => {
       expect(errorText(element)).to.equal('Sign in first, then try again.');
       expect(errorText(element)).not.to.contain('session');
       expect(heading(element)).not.to.equal('Verification stopped');
+      await expect(element).to.be.accessible();
       account.set({ enrolled: { face: true, voice: true } });
       button(element as never, 'submit').click();
       await until(element as never, 'priming');
@@ -56,6 +57,7 @@ describe('face and voice: no dead ends', () => {
       expect(errorText(element)).to.equal('Nothing is registered for this account yet.');
       const register = button(element as never, 'submit');
       expect(register.textContent!.trim()).to.equal('Register now');
+      await expect(element).to.be.accessible();
       register.click();
       await until(element as never, 'priming');
       expect((element as unknown as { mode: string }).mode).to.equal('enroll');
@@ -82,6 +84,7 @@ describe('face and voice: no dead ends', () => {
     await untilFaceStep(element, 'failure');
     expect(errorText(element)).to.equal('That file isn’t a photo we can read. Choose a JPEG or PNG photo of your face.');
     expect(faceButton(element, 'upload')).to.exist;
+    await expect(element).to.be.accessible();
     await fileInput(element, await photoFile());
     await untilFaceStep(element, 'review');
   });

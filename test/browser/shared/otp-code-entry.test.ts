@@ -302,3 +302,28 @@ describe('<otp-verify> after a reload', () => {
     expect(element.step).to.equal('contact');
   });
 });
+
+describe('<otp-verify> phone typed in Arabic digits', () => {
+  let host: ReturnType<typeof fakeHost>;
+  afterEach(() => host?.stop());
+
+  it('a typed +٩٧١… switches the country and is sent as the same E.164 as its ASCII twin', async () => {
+    host = fakeHost({ 'send-otp': () => sent() });
+    const element = await otpFixture('ar');
+    const phone = $<HTMLInputElement>(element, '#phone');
+    phone.focus();
+    await type('+٩٧١٥٠١٢٣٤٥٦٧');
+    await element.updateComplete;
+    expect($<HTMLSelectElement>(element, '#country').value).to.equal('AE');
+    $<HTMLFormElement>(element, 'form').requestSubmit();
+    await untilStep(element, 'code');
+    expect(host.calls.find((c) => c.route === 'send-otp')!.body.phone).to.equal('+971501234567');
+  });
+
+  it('the dial codes in the Arabic country list keep their order', async () => {
+    host = fakeHost({});
+    const element = await otpFixture('ar');
+    const option = $<HTMLSelectElement>(element, '#country').selectedOptions[0]!;
+    expect(option.textContent).to.contain('(\u2066+966\u2069)');
+  });
+});
