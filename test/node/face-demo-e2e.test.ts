@@ -48,7 +48,8 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
     const other = await openBrowser(demo.url, cameraFrom('noface_coffee'));
     try {
       const { page } = other;
-      await startInDemo(page, 'face', 'verify', null);
+      // Signed in as omar, registered by the first test: a guest is now told to sign in first.
+      await startInDemo(page, 'face', 'verify', 'omar');
       // The detector loads with the first frame; then its answer holds, frame after frame.
       const said = (w: string) => ({ step: document.querySelector<any>(w).step, said: document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent });
       await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent.startsWith('No face'), { timeout: 30_000 }, widget);
