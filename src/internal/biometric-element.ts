@@ -3,7 +3,7 @@
  * and sending the sample — to the route and in the field the protocol names — then telling the
  * page and the person how it went. Each element moves its own flow through `done` and `failed`.
  */
-import { property, state } from 'lit/decorators.js';
+import { property } from 'lit/decorators.js';
 import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
@@ -21,34 +21,19 @@ export abstract class BiometricElement extends VerifyElement {
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   protected readonly requests = new RequestController(this);
-  protected readonly configRequest = new RequestController(this);
   protected abstract readonly kind: BiometricKind;
-  /** What the handler says of the person: signed in, registered, whether it registers. */
-  @state() protected account?: ConfigResponse;
+  /** Whether the flow stands on an account failure (and not on a camera or sample one). */
+  #blocked = false;
 
   /** The flow's own moves for an account problem and for starting over. */
   protected abstract apply(event: { type: 'blocked'; reason: AccountProblem } | { type: 'restart' }): void;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.#checkAccount();
-  }
-
   /** Stops before the camera or microphone when nobody is signed in or nothing is registered. */
-  async #checkAccount(): Promise<void> {
-    try {
-      this.account = (await this.configRequest.call('config')) as unknown as ConfigResponse;
-    } catch {
-      // Without config the widget still works; the handler answers for itself.
-      return;
-    }
-    const problem = this.#accountProblem();
+  protected override configured(config: ConfigResponse): void {
+    const problem = accountProblem(config, this.mode, this.kind);
     if (problem) this.#block(problem);
     else if (this.#blocked && this.step === 'failure') this.#restart();
   }
-
-  /** Whether the flow stands on an account failure (and not on a camera or sample one). */
-  #blocked = false;
 
   #block(reason: AccountProblem): void {
     this.#blocked = true;
@@ -60,22 +45,15 @@ export abstract class BiometricElement extends VerifyElement {
     this.apply({ type: 'restart' });
   }
 
-  #accountProblem(): AccountProblem | null {
-    const enrolled = this.account?.enrolled;
-    if (enrolled === null) return 'signed_out';
-    if (this.mode === 'verify' && enrolled && !enrolled[this.kind]) return 'not_enrolled';
-    return null;
-  }
-
   /** The buttons of an account failure. */
   protected get accountWay(): AccountWay {
     return {
-      canEnroll: this.account?.canEnroll ?? false,
+      canEnroll: this.config?.canEnroll ?? false,
       enroll: () => {
         this.mode = 'enroll';
         this.#restart();
       },
-      recheck: () => void this.#checkAccount(),
+      recheck: () => void this.loadConfig(),
     };
   }
 
@@ -115,7 +93,7 @@ export abstract class BiometricElement extends VerifyElement {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);
       // Refused for want of a user, by a handler that said nobody is signed in: say so, not "session ended".
-      const signedOut = host.code === 'unauthorized' && this.account?.enrolled === null;
+      const signedOut = host.code === 'unauthorized' && this.config?.enrolled === null;
       if (signedOut) this.#block('signed_out');
       else moves.failed(host);
       const message = failureText(this.t, this.language, this.device, { reason: signedOut ? 'signed_out' : host.code, ...host.extra });
@@ -123,4 +101,10 @@ export abstract class BiometricElement extends VerifyElement {
       this.reportProblem(host, message, FAILURES);
     }
   }
+}
+
+function accountProblem({ enrolled }: ConfigResponse, mode: 'verify' | 'enroll', kind: BiometricKind): AccountProblem | null {
+  if (enrolled === null) return 'signed_out';
+  if (mode === 'verify' && !enrolled[kind]) return 'not_enrolled';
+  return null;
 }

@@ -10,6 +10,8 @@ import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
 import { HostError } from './host-api.js';
+import type { ConfigResponse } from './protocol.js';
+import { RequestController } from './request-controller.js';
 import { directionOf, languageOf, stringsFor, type Strings } from './localize.js';
 
 export abstract class VerifyElement extends LitElement {
@@ -27,6 +29,9 @@ export abstract class VerifyElement extends LitElement {
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
 
   @state() protected announcement = '';
+  /** What the host handler says (GET config); undefined until it answers, or when it cannot. */
+  @state() protected config?: ConfigResponse;
+  protected readonly configRequest = new RequestController(this);
   protected readonly internals = this.attachInternals();
   #receipt = '';
   #renderedStep: string | null = null;
@@ -97,7 +102,22 @@ export abstract class VerifyElement extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#updateValidity();
+    void this.loadConfig();
   }
+
+  /** Reads the handler's config, then lets the element act on it (`configured`). */
+  protected async loadConfig(): Promise<void> {
+    try {
+      this.config = (await this.configRequest.call('config')) as unknown as ConfigResponse;
+    } catch {
+      // Without config the widget still works on its attributes; the handler enforces the rest.
+      return;
+    }
+    this.configured(this.config);
+  }
+
+  /** What an element does once the handler's config is known. */
+  protected configured(_config: ConfigResponse): void {}
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);

@@ -12,6 +12,11 @@ export interface Contact {
   email?: string;
 }
 
+/** The phone or email the widget knows, as request fields; null for the handler's pending code. */
+export function contactFields({ phone, email }: Contact): { phone: string } | { email: string } | null {
+  return email !== undefined ? { email } : phone !== undefined ? { phone } : null;
+}
+
 export interface Problem {
   code: ErrorCode;
   attemptsLeft?: number;

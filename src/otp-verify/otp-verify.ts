@@ -13,7 +13,7 @@ import { RequestController, StaleAnswer } from '../internal/request-controller.j
 import { VerifyElement } from '../internal/verify-element.js';
 import { receiveSmsCode } from '../internal/webotp.js';
 import { CodeFieldController } from './code-field-controller.js';
-import { initialState, resendWait, transition, type Contact, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
+import { contactFields, initialState, resendWait, transition, type Contact, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
 import { styles } from './otp-verify.styles.js';
 import { renderStep as renderOtpStep, type OtpView } from './otp-verify.templates.js';
 
@@ -86,13 +86,11 @@ export class OtpVerify extends VerifyElement {
   @property() countries = '';
 
   @state() protected state: OtpState = initialState;
-  @state() protected config?: ConfigResponse;
   @state() protected draft: OtpView['draft'] = { phone: '', email: '' };
   @state() protected fieldError?: { field: 'phone' | 'email'; message: string };
   @state() protected suggestion?: string;
 
   protected readonly requests = new RequestController(this);
-  protected readonly configRequest = new RequestController(this);
   protected readonly codeField = new CodeFieldController(this, { complete: (code) => this.submitCode(code), enter: () => this.submitCode() });
   protected readonly cooldown = new CountdownController(this, () => this.announce(this.t.resendReady));
   protected readonly wait = new CountdownController(this);
@@ -128,18 +126,9 @@ export class OtpVerify extends VerifyElement {
     return [this.draft.country, this.country.toUpperCase(), region].find((c) => c && offered.includes(c)) ?? offered[0] ?? 'SA';
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.configRequest
-      .call('config')
-      .then((config) => {
-        this.config = config as unknown as ConfigResponse;
-        this.codeField.length = this.config.codeLength;
-        this.#resume(this.config.pending);
-      })
-      .catch(() => {
-        // Without config the widget still works on its attributes; the handler enforces the rest.
-      });
+  protected override configured(config: ConfigResponse): void {
+    this.codeField.length = config.codeLength;
+    this.#resume(config.pending);
   }
 
   override disconnectedCallback(): void {
@@ -297,8 +286,8 @@ export class OtpVerify extends VerifyElement {
   protected async send(contact: Contact): Promise<void> {
     try {
       const lang = this.language.split('-')[0];
-      const resend = contact.phone === undefined && contact.email === undefined;
-      const answer = await this.requests.call('send-otp', resend ? { resend, lang } : { ...contact, lang });
+      const fields = contactFields(contact);
+      const answer = await this.requests.call('send-otp', fields ? { method: contact.method, ...fields, lang } : { resend: true, lang });
       const to = String(answer.to ?? contact.phone ?? contact.email);
       const resendAfter = Number(answer.resendAfter ?? this.config?.resendCooldown ?? 30);
       if (typeof answer.codeLength === 'number') this.codeField.length = answer.codeLength;
@@ -315,8 +304,7 @@ export class OtpVerify extends VerifyElement {
 
   protected async verify(contact: Contact, code: string): Promise<void> {
     try {
-      const target = contact.email !== undefined ? { email: contact.email } : contact.phone !== undefined ? { phone: contact.phone } : {};
-      const answer = await this.requests.call('verify-otp', { ...target, otp: code });
+      const answer = await this.requests.call('verify-otp', { ...contactFields(contact), otp: code });
       const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
       const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
       this.apply({ type: 'verified', receipt, expiresAt });

@@ -39,8 +39,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const body = await ctx.body(['method', 'phone', 'email', 'lang', 'resend'], limits.maxJsonBytes);
   const session = await ctx.session();
   // A widget that came back to a pending code (reload, new tab) asks again without knowing the contact.
-  const pending = body.resend === true ? await readPending(ctx, session) : null;
-  if (body.resend === true && !pending) fail('invalid_input', 'Enter your phone number or email again.', { field: 'contact' });
+  const pending = body.resend === true ? ((await readPending(ctx, session)) ?? fail('invalid_input', 'Enter your phone number or email again.', { field: 'contact' })) : null;
   const method = (pending?.method ?? body.method) as OtpChannel;
   if (!OTP_CHANNELS.includes(method) || !options.allowedChannels.includes(method)) {
     fail('invalid_input', 'Choose one of the offered ways to receive a code.', { field: 'method' });
@@ -97,8 +96,8 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const otp = typeof body.otp === 'string' ? asciiDigits(body.otp.trim()) : '';
   if (!/^\d{4,8}$/.test(otp)) fail('invalid_input', 'Enter the code you received: 4 to 8 digits.', { field: 'otp' });
   // Without a phone or email, the code is the one this session is waiting for (a widget that came back).
-  const pending = body.phone === undefined && body.email === undefined ? await readPending(ctx, session) : null;
-  if (body.phone === undefined && body.email === undefined && !pending) fail('code_expired', 'This code has expired. Please request a new one.');
+  const named = body.phone !== undefined || body.email !== undefined;
+  const pending = named ? null : ((await readPending(ctx, session)) ?? fail('code_expired', 'This code has expired. Please request a new one.'));
   const identifier = pending?.identifier ?? (body.phone !== undefined ? normalizePhone(body.phone, null, undefined) : normalizeEmail(body.email));
   const byEmail = identifier.includes('@');
   const id = await ctx.hash(identifier);
