@@ -1,13 +1,14 @@
 /**
- * Every step fits a phone: at 320 and 390 px (the widget's width on such a screen; the widgets lay
- * themselves out by container queries, so the width they are given is what counts), in English and
- * Arabic, nothing is wider than the space, nothing sticks out of the card on either side.
+ * Every step fits: at 320 and 390 px (phones), 640 and 1280 px (the widget's width on such a screen;
+ * the widgets lay themselves out by container queries, so the width they are given is what counts),
+ * in English and Arabic, light and dark, nothing is wider than the space, nothing sticks out of the
+ * card on either side.
  */
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost, failure, sent } from '../support/fake-host.js';
 import { enterCode, otpFixture, sendTo, untilStep } from '../support/otp.js';
-import { faceFixture, untilFaceStep } from '../support/face.js';
-import { voiceFixture } from '../support/voice.js';
+import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+import { untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
 
 /** Elements (shadow and slotted light DOM) that reach outside the card, by a pixel or more. */
@@ -31,15 +32,23 @@ function fits(element: VerifyElement, width: number, what: string) {
   expect(outside(element), what).to.deep.equal([]);
 }
 
+/** The page gives the widget `width` px; Arabic runs in the dark scheme, English in the light. */
 function narrow(element: VerifyElement, width: number) {
   Object.assign(element.parentElement!.style, { width: `${width}px`, overflow: 'auto' });
+  if (element.closest('[lang="ar"]')) element.style.colorScheme = 'dark';
 }
 
-for (const width of [320, 390]) {
+// 640 px is also a 1280 px window at 200 % zoom.
+for (const width of [320, 390, 640, 1280]) {
   for (const lang of ['en', 'ar']) {
-    describe(`at ${width} px (${lang})`, () => {
+    describe(`at ${width} px (${lang}, ${lang === 'ar' ? 'dark' : 'light'})`, function () {
+      this.timeout(40_000);
       let host: ReturnType<typeof fakeHost>;
-      afterEach(() => host?.stop());
+      const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
+      afterEach(() => {
+        host?.stop();
+        navigator.mediaDevices.getUserMedia = originalGetUserMedia;
+      });
 
       it('<otp-verify>: contact, code (8 boxes), wrong code, failure', async () => {
         host = fakeHost({ 'send-otp': () => ({ body: { ...sent().body, codeLength: 8 } }), 'verify-otp': () => failure(422, 'wrong_code', { attemptsLeft: 2 }) });
@@ -60,13 +69,51 @@ for (const width of [320, 390]) {
         fits(element, width, 'failure');
       });
 
-      it('<face-verify> and <voice-verify>: priming and a failure', async () => {
+      it('<face-verify>: priming, preview, review, success', async () => {
+        host = fakeHost({ 'verify-by-face': () => ({ body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }) });
+        const element = await faceFixture('manual', lang);
+        narrow(element, width);
+        await element.updateComplete;
+        fits(element, width, 'priming');
+        faceButton(element, 'submit').click();
+        await untilFaceStep(element, 'preview');
+        await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+        fits(element, width, 'preview');
+        faceButton(element, 'shutter').click();
+        await untilFaceStep(element, 'review');
+        fits(element, width, 'review');
+        faceButton(element, 'submit').click();
+        await untilFaceStep(element, 'success');
+        fits(element, width, 'success');
+      });
+
+      it('<voice-verify>: priming, digits, recording, review, success', async () => {
+        host = fakeHost({ 'verify-by-voice': () => ({ body: { verified: true, method: 'voice', receipt: 'r', expiresAt: null } }) });
+        const element = await voiceFixture('max-duration="2"', lang);
+        narrow(element, width);
+        await element.updateComplete;
+        fits(element, width, 'priming');
+        voiceButton(element, 'submit').click();
+        await untilVoiceStep(element, 'ready');
+        fits(element, width, 'digits');
+        voiceButton(element, 'record').click();
+        await untilVoiceStep(element, 'recording');
+        await waitUntil(() => element.shadowRoot!.querySelectorAll('[part~="bar"]').length > 10, 'the meter draws');
+        fits(element, width, 'recording');
+        await untilVoiceStep(element, 'review', 20_000);
+        fits(element, width, 'review');
+        // A synthetic microphone is a tone, not speech: its review offers another take and no upload.
+        if (voiceText(element, 'error')) return;
+        voiceButton(element, 'submit').click();
+        await untilVoiceStep(element, 'success');
+        fits(element, width, 'success');
+      });
+
+      it('<face-verify> and <voice-verify>: a blocked device', async () => {
         host = fakeHost({});
         for (const fixture of [() => faceFixture('', lang), () => voiceFixture('', lang)]) {
           const element = await fixture();
           narrow(element, width);
-          await element.updateComplete;
-          fits(element, width, `${element.localName} priming`);
           navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('no'), { name: 'NotAllowedError' }));
           element.shadowRoot!.querySelector<HTMLButtonElement>('[part~="submit"]')!.click();
           await untilFaceStep(element as never, 'failure');
