@@ -39,6 +39,8 @@ async function showEnrolment() {
     : 'Sign in to enrol a face or a voice.';
 }
 picker.addEventListener('change', async () => {
+  // Says whose widgets are on the page: nobody's until they have started again.
+  delete document.body.dataset.user;
   await fetch('/demo/user', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: picker.value || null }) });
   // As after a real sign-in: the face and voice widgets start again, for the person now signed in.
   for (const kind of ['face', 'voice']) freshWidget(kind, document.querySelector(`#${kind}-mode input:checked`).value);

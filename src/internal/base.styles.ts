@@ -72,6 +72,11 @@ export const baseStyles = css`
     color: var(--verify-fg);
     font: inherit;
   }
+  /* WebKit lets the chosen option's text overflow a narrow select, and the page scroll sideways;
+     paint containment keeps it inside (the select's own focus outline is not its content). */
+  select {
+    contain: paint;
+  }
   input:focus-visible,
   select:focus-visible,
   button:focus-visible {

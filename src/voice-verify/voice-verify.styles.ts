@@ -15,8 +15,10 @@ export const styles = [
       font-variant-numeric: tabular-nums;
       letter-spacing: 0.12em;
     }
-    /* The voice's outline: bars that grow from the middle, the newest on the inline end. */
+    /* The voice's outline: bars that grow from the middle, the newest on the inline end; where
+       the card is too narrow for them all, the oldest are cut off rather than widen the card. */
     .meter {
+      overflow: hidden;
       display: flex;
       align-items: center;
       justify-content: flex-end;
@@ -49,6 +51,7 @@ export const styles = [
     }
     .countdown progress {
       flex: 1;
+      min-inline-size: 0;
       accent-color: var(--verify-accent);
     }
     .feedback {

@@ -82,13 +82,15 @@ export async function untilStep(page: Page, tag: string, step: string, timeout =
 }
 
 /** In the demo: signs in as `user` (when given), picks the face or voice mode, and presses the widget's start button. */
+/** Picks the demo's user, and waits until the demo has started its face and voice widgets again for them. */
+export async function signIn(page: Page, user: string): Promise<void> {
+  await page.select('#user', user);
+  await page.waitForFunction((u) => document.body.dataset.user === u, {}, user);
+}
+
 export async function startInDemo(page: Page, kind: 'face' | 'voice', mode: 'enroll' | 'verify', user: string | null = 'omar'): Promise<void> {
   const tag = `${kind}-verify`;
-  if (user) {
-    await page.select('#user', user);
-    // The demo starts its face and voice widgets again once the person is signed in.
-    await page.waitForFunction((u) => document.body.dataset.user === u, {}, user);
-  }
+  if (user) await signIn(page, user);
   await page.click(`#${kind}-mode input[value="${mode}"]`);
   await page.waitForFunction((t, m) => document.querySelector<any>(t)?.mode === m && document.querySelector<any>(t).shadowRoot?.querySelector('[part~="submit"]'), {}, tag, mode);
   await press(page, tag, 'submit');

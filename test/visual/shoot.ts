@@ -48,9 +48,11 @@ export function biometricSteps(
     await untilStep('failure');
   };
   const noMatch = JSON.stringify({ error: { code: 'no_match', message: `The ${kind} did not match.`, attemptsLeft: 2 } });
+  // Registering comes first: until the demo's user has registered, a verifying widget says so.
   return {
-    priming: (lang) => drive.fresh(lang, 'verify'),
     'priming-enroll': (lang) => drive.fresh(lang, 'enroll'),
+    'success-enrolled': send('success', 'enroll'),
+    priming: (lang) => drive.fresh(lang, 'verify'),
     permission: async (lang) => {
       await drive.fresh(lang, 'verify');
       await page.evaluate(() => (navigator.mediaDevices.getUserMedia = () => new Promise(() => {})));
@@ -63,7 +65,6 @@ export function biometricSteps(
       await press('submit');
       await untilStep('uploading');
     },
-    'success-enrolled': send('success', 'enroll'),
     'success-verified': send('success'),
     'failure-no-match': async (lang) => {
       intercept((url) => (url.endsWith(route) ? { status: 422, contentType: 'application/json', body: noMatch } : undefined));
