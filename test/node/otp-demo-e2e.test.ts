@@ -41,6 +41,26 @@ for (const quirks of [false, true]) {
       assert.deepEqual(await hostChecksReceipt(demo, token), { accepted: false, reason: 'replayed' });
     });
 
+    it('a reload during the cooldown goes straight to the code already sent, and verifies without a second send', async () => {
+      const { page } = demo;
+      await page.reload({ waitUntil: 'load' });
+      await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, widget);
+      const phone = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#phone'), widget);
+      await (phone as any).type('50 765 4321');
+      await page.keyboard.press('Enter');
+      await untilStep(page, widget, 'code');
+      await page.reload({ waitUntil: 'load' });
+      await untilStep(page, widget, 'code');
+      const said = await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="message"]').textContent, widget);
+      assert.match(said, /\+966•+321/);
+      const receipt = successReceipt(demo);
+      await page.evaluate((w) => document.querySelector<any>(w).querySelector('input[slot="code"]').focus(), widget);
+      await page.keyboard.type(await codeFromOutbox(demo, '+966507654321'), { delay: 30 });
+      assert.equal((await hostChecksReceipt(demo, await receipt)).accepted, true);
+      const { messages } = (await (await fetch(`${demo.url}__emulator/messages?to=${encodeURIComponent('+966507654321')}`)).json()) as { messages: unknown[] };
+      assert.equal(messages.length, 1, 'one code sent upstream');
+    });
+
     it('email: chosen, typed, verified', async () => {
       const { page } = demo;
       await page.reload({ waitUntil: 'load' });
