@@ -1,6 +1,12 @@
 /** Small Fetch-API helpers shared by the host handler and the emulator. */
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** What the runtime knows about a request beyond the request itself. */
+export interface RequestInfo {
+  /** The address of the peer that sent it (the socket's remote address), when the runtime knows it. */
+  clientIp?: string | null;
+}
+
+export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Response>;
 
 export class HttpError extends Error {
   constructor(

@@ -19,6 +19,6 @@ export {
   type Comparison,
 } from './service-client.js';
 export { ServiceError, type UpstreamFault } from './service-error.js';
-export { toNodeListener, clientAddress, type NodeListener } from './node-adapter.js';
-export type { FetchHandler } from './http.js';
+export { toNodeListener, type NodeListener } from './node-adapter.js';
+export type { FetchHandler, RequestInfo } from './http.js';
 export * from '../internal/protocol.js';

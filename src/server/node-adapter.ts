@@ -6,13 +6,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FetchHandler } from './http.js';
 
-const addresses = new WeakMap<Request, string>();
-
-/** The socket address a request came from, for requests made by `toNodeListener`. */
-export function clientAddress(request: Request): string | undefined {
-  return addresses.get(request);
-}
-
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 export function toNodeListener(handler: FetchHandler): NodeListener {
@@ -21,9 +14,7 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    const request = toRequest(req, controller.signal);
-    if (req.socket.remoteAddress) addresses.set(request, req.socket.remoteAddress);
-    handler(request)
+    handler(toRequest(req, controller.signal), { clientIp: req.socket.remoteAddress ?? null })
       .then((response) => writeResponse(response, res))
       .catch((error: unknown) => {
         if (next) return next(error);

@@ -57,9 +57,10 @@ describe('handler: a session comes back to its pending code', () => {
       assert.equal(again.json.alreadySent, true);
       assert.ok(again.json.resendAfter > 25 && again.json.resendAfter <= 30);
       assert.equal(t.calls('send-otp'), 1);
+      // The cooldown is this session's: another caller is not held by it (handler-abuse.test.ts).
       const other = await t.call('send-otp', { method: 'sms', phone: PHONE }, { session: 'another' });
-      assert.equal(other.status, 429, 'another session is still held by the cooldown');
-      assert.equal(t.calls('send-otp'), 1);
+      assert.equal(other.status, 200);
+      assert.equal(t.calls('send-otp'), 2);
     } finally {
       await t.close();
     }

@@ -17,14 +17,17 @@ export interface CallOptions {
   user?: string;
   origin?: string | null;
   headers?: Record<string, string>;
+  /** The address the runtime adapter saw, passed beside the request. */
+  clientIp?: string;
 }
 
-export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emulator: EmulatorOptions = {}) {
+/** `instances` handlers share the options (and so the store); `call` takes turns between them. */
+export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emulator: EmulatorOptions = {}, instances = 1) {
   const emu = await startEmulator({ apiKeys: [KEY], maxAttempts: 10, ...emulator });
   const upstream: Upstream[] = [];
   const references = new Map<string, string>();
   const logs: Record<string, unknown>[] = [];
-  const handler = createVerifyHandler({
+  const make = () => createVerifyHandler({
     baseUrl: emu.baseUrl,
     apiKey: KEY,
     basePath: '/verify',
@@ -41,6 +44,9 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
     log: (entry) => logs.push(entry),
     ...overrides,
   });
+  const handlers = Array.from({ length: instances }, make);
+  const handler = handlers[0]!;
+  let turn = 0;
 
   function request(route: string, body?: unknown, options: CallOptions = {}): Request {
     const { session = 's1', user, origin = ORIGIN, headers = {} } = options;
@@ -56,7 +62,7 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
   }
 
   async function call(route: string, body?: unknown, options?: CallOptions) {
-    const response = await handler(request(route, body, options));
+    const response = await handlers[turn++ % handlers.length]!(request(route, body, options), { clientIp: options?.clientIp });
     const text = await response.text();
     return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
   }

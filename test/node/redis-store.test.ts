@@ -1,40 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
 import { MemoryStore, RedisStore, createVerifyHandler, type VerifyStore } from '../../src/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { KEY } from './helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
+import { startRedis, type RedisServer } from './redis-server.js';
 
-/** Starts a throwaway redis-server on a free port, without persistence. */
-async function startRedis(): Promise<{ port: number; process: ChildProcess }> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  while (!/Ready to accept connections/.test(output)) await once(child.stdout!, 'data');
-  return { port, process: child };
-}
-
-let redisServer: { port: number; process: ChildProcess };
-const clients: Redis[] = [];
-const client = () => {
-  const redis = new Redis({ port: redisServer.port, host: '127.0.0.1', lazyConnect: false });
-  clients.push(redis);
-  return redis;
-};
+let redisServer: RedisServer;
+const client = () => redisServer.client();
 
 before(async () => (redisServer = await startRedis()));
-after(async () => {
-  await Promise.all(clients.map((c) => c.quit()));
-  redisServer.process.kill();
-});
+after(() => redisServer.stop());
 
 const stores: [string, () => VerifyStore][] = [
   ['MemoryStore', () => new MemoryStore()],
@@ -67,6 +43,29 @@ for (const [name, make] of stores) {
       const store = make();
       const results = await Promise.all(Array.from({ length: 50 }, () => store.increment('race', 60)));
       assert.deepEqual(results.map((r) => r.count).sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1));
+    });
+
+    it('takes a key once: of concurrent takers, one gets the value', async () => {
+      const store = make();
+      await store.claim('once', 30, 'sms');
+      const taken = await Promise.all(Array.from({ length: 10 }, () => store.take('once')));
+      assert.deepEqual(taken.filter((v) => v !== null), ['sms']);
+      assert.equal(await store.get('once'), null);
+      assert.equal(await store.take('absent'), null);
+    });
+
+    it('gives back a count within its window, never below zero, never reviving an expired one', async () => {
+      const store = make();
+      await store.increment('back', 60);
+      await store.increment('back', 60);
+      await store.decrement('back');
+      assert.equal((await store.increment('back', 60)).count, 2);
+      await store.decrement('none');
+      assert.equal(await store.get('none'), null);
+      await store.decrement('back');
+      await store.decrement('back');
+      await store.decrement('back');
+      assert.equal(await store.get('back'), '0');
     });
 
     it('forgets a key after its window', async () => {

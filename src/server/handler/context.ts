@@ -1,7 +1,7 @@
 /** One request as the routes see it: checked origin, capped body, and who is asking. */
-import { HttpError, readJsonObject } from '../http.js';
-import { clientAddress } from '../node-adapter.js';
+import { HttpError, readJsonObject, type RequestInfo } from '../http.js';
 import { hashIdentifier } from '../receipts.js';
+import { forwardedFor, networkOf } from './client-address.js';
 import { fail } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -11,6 +11,7 @@ export class RequestContext {
   constructor(
     readonly request: Request,
     readonly options: ResolvedOptions,
+    readonly info: RequestInfo = {},
   ) {}
 
   /** CSRF defence: a browser always sends Origin on POST; it must be one we serve. */
@@ -67,9 +68,21 @@ export class RequestContext {
     return (await this.sessionOrNull()) ?? fail('unauthorized', 'Your session has expired. Reload the page to continue.');
   }
 
-  async clientIp(): Promise<string> {
-    const ip = this.options.getClientIp ? await this.options.getClientIp(this.request) : clientAddress(this.request);
-    return ip ?? 'unknown';
+  /**
+   * A keyed hash of the caller's network, for per-IP caps: from the host's `getClientIp`, else with
+   * `trustProxy` from X-Forwarded-For, else the address the adapter saw. Null when none is known:
+   * the per-IP cap is then skipped, rather than one shared bucket shutting every caller out.
+   */
+  async clientKey(): Promise<string | null> {
+    const { getClientIp, trustProxy } = this.options;
+    const address = getClientIp
+      ? await getClientIp(this.request)
+      : trustProxy
+        ? (forwardedFor(this.request.headers.get('x-forwarded-for'), trustProxy) ?? this.info.clientIp)
+        : this.info.clientIp;
+    const network = networkOf(address);
+    if (!network) this.options.unknownClient();
+    return network && this.hash(`ip:${network}`);
   }
 
   hash(value: string): Promise<string> {

@@ -2,7 +2,7 @@
  * The host handler: the one endpoint the widgets call. It checks the caller, applies the policy of
  * DESIGN §4, adds the API key, calls the service, and answers in the stable shape of DESIGN §3.
  */
-import type { FetchHandler } from '../http.js';
+import type { FetchHandler, RequestInfo } from '../http.js';
 import { createServiceClient } from '../service-client.js';
 import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
 import type { VerifyStore } from '../store/store.js';
@@ -42,7 +42,7 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
     'enroll-voice': { method: 'POST', run: (ctx) => enroll(ctx, 'voice') },
   };
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, info?: RequestInfo): Promise<Response> {
     const started = performance.now();
     const path = new URL(request.url).pathname;
     const name = path.startsWith(options.basePath) ? path.slice(options.basePath.length).replace(/^\/+|\/+$/g, '') : '';
@@ -52,7 +52,7 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
     try {
       const route = routes[name] ?? fail404();
       if (request.method !== route.method) throw new HandlerError('invalid_input', `Use ${route.method} for ${name}.`, { status: 405 });
-      const ctx = new RequestContext(request, options);
+      const ctx = new RequestContext(request, options, info);
       if (route.method === 'POST') ctx.checkOrigin();
       response = await route.run(ctx);
     } catch (error) {

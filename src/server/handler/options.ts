@@ -10,13 +10,15 @@ export interface Window {
 }
 
 export interface Limits {
-  /** Codes sent to one phone or email. */
+  /** Codes sent to one phone or email by one session. */
   sendsPerIdentifier: Window;
+  /** Codes sent to one phone or email by everyone together: the ceiling against pumping and bombing. */
+  sendsPerIdentifierAllCallers: Window;
   /** Codes sent from one client address. */
   sendsPerIp: Window;
   /** Codes sent by one session. */
   sendsPerSession: Window;
-  /** Seconds between two sends to one identifier; the widget shows the countdown. */
+  /** Seconds between two sends to one identifier by one session; the widget shows the countdown. */
   resendCooldownSeconds: number;
   /** Wrong codes per code sent, counted per identifier. */
   maxWrongCodes: number;
@@ -34,6 +36,7 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = {
   sendsPerIdentifier: { max: 5, windowSeconds: 3600 },
+  sendsPerIdentifierAllCallers: { max: 10, windowSeconds: 3600 },
   sendsPerIp: { max: 20, windowSeconds: 3600 },
   sendsPerSession: { max: 10, windowSeconds: 3600 },
   resendCooldownSeconds: 30,
@@ -67,8 +70,17 @@ export interface VerifyHandlerOptions {
   getUser(request: Request): Awaitable<string | null>;
   /** A stable id of the browser session, for OTP without a signed-in user; defaults to the user id. */
   getSessionId?(request: Request): Awaitable<string | null>;
-  /** The client's address, for per-IP limits; by default the socket address from the Node adapter. */
+  /**
+   * The client's address, for per-IP limits, where the runtime gives the handler no socket address
+   * (`handler(request, { clientIp })`) or the host knows better. Without it, and without an address,
+   * the per-IP limit is skipped (with one warning).
+   */
   getClientIp?(request: Request): Awaitable<string | null>;
+  /**
+   * The number of proxies of the host's own in front of it, whose X-Forwarded-For entries are true
+   * (`true` is one). Off by default: the header is the caller's to forge.
+   */
+  trustProxy?: boolean | number;
   /** The user's registered sample (raw base64), for face and voice verification. */
   getReference?(userId: string, kind: BiometricKind): Awaitable<string | null>;
   /** Stores an enrolment sample (raw base64) as the user's reference. */
@@ -106,7 +118,11 @@ export interface VerifyHandlerOptions {
   log?(entry: { route: string; status: number; code?: string; ms: number; error?: string }): void;
 }
 
-export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store'> & {
+export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 'trustProxy'> & {
+  /** Proxy hops to trust; 0 trusts none. */
+  trustProxy: number;
+  /** Says once that callers come with no address, so per-IP limits are off. */
+  unknownClient(): void;
   basePath: string;
   limits: Limits;
   store: VerifyStore;
@@ -115,6 +131,14 @@ export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store'> & {
   receiptSeconds: number;
   codeLength: number | null;
 };
+
+function once(run: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) run();
+    done = true;
+  };
+}
 
 export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
   if (!options.baseUrl || !options.apiKey) throw new TypeError('baseUrl and apiKey are required');
@@ -138,5 +162,9 @@ export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
     fallbackChannel: options.fallbackChannel !== undefined ? options.fallbackChannel : allowedChannels.includes('email') ? 'email' : null,
     receiptSeconds: options.receiptSeconds ?? 120,
     codeLength,
+    trustProxy: options.trustProxy === true ? 1 : Number(options.trustProxy) || 0,
+    unknownClient: once(() =>
+      console.warn('verify handler: requests come with no client address, so per-IP send limits are off. Pass { clientIp } to the handler, or set getClientIp or trustProxy.'),
+    ),
   };
 }

@@ -28,11 +28,24 @@ function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
   return templateId[language] ?? templateId.en;
 }
 
-async function withinWindow(ctx: RequestContext, key: string, window: Window, message: string): Promise<void> {
+/** Counts one request in a window; refused past its max. Answers the key, to give back if nothing was sent. */
+async function withinWindow(ctx: RequestContext, key: string, window: Window, message: string): Promise<string> {
   const { count, ttl } = await ctx.options.store.increment(key, window.windowSeconds);
   if (count > window.max) fail('rate_limited', message, { retryAfter: ttl });
+  return key;
 }
 
+const TOO_MANY = 'Too many codes requested. Please try again later.';
+
+/** A service error that says no message went out: refused before sending (validation, key, redirect, rate). */
+const certainlyNotSent = (error: ServiceError) => error.status >= 300 && error.status < 500;
+
+/**
+ * The checks run from the caller's own budget to the identifier's, so that a refused request spends
+ * nothing of anyone else's: a caller refused for its own caps never touches the victim's cooldown or
+ * count. The cooldown and hourly count are per (identifier, session), so no caller can silence
+ * somebody else's number; a per-identifier ceiling over all callers bounds what a crowd can send.
+ */
 export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
   const { options } = ctx;
   const { store, limits } = options;
@@ -47,19 +60,33 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   if (!(await deps.channels()).includes(method)) fail('insufficient_credits', 'This way of receiving a code is unavailable right now.');
   const identifier = pending?.identifier ?? (method === 'email' ? normalizeEmail(body.email) : normalizePhone(body.phone, method, options.allowedCountries));
   const id = await ctx.hash(identifier);
+  const cooldownKey = `cooldown:${session}:${id}`;
+  const challenge = `challenge:${session}:${id}`;
 
-  const cooldown = limits.resendCooldownSeconds > 0 ? await store.claim(`cooldown:${id}`, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 };
-  if (!cooldown.claimed) {
-    // This session already has a live code for it (a second tab, a reload): back to entering it.
-    const sentBy = await store.get(`challenge:${session}:${id}`);
-    if (sentBy !== null) return json(sendAnswer(deps, sentBy as OtpChannel, identifier, cooldown.ttl, true));
-    fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: cooldown.ttl });
+  // Within this session's cooldown: a live code goes back to entering it (a second tab, a reload).
+  const waiting = limits.resendCooldownSeconds > 0 ? await store.claim(cooldownKey, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 };
+  if (!waiting.claimed) {
+    const sentBy = await store.get(challenge);
+    if (sentBy !== null) return json(sendAnswer(deps, sentBy as OtpChannel, identifier, waiting.ttl, true));
+    fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: waiting.ttl });
   }
-  const busy = 'Too many codes requested. Please try again later.';
-  await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifier, busy);
-  await withinWindow(ctx, `sends:ip:${await ctx.hash(`ip:${await ctx.clientIp()}`)}`, limits.sendsPerIp, busy);
-  await withinWindow(ctx, `sends:session:${session}`, limits.sendsPerSession, busy);
+  const spent: string[] = [];
+  try {
+    const ip = await ctx.clientKey();
+    spent.push(await withinWindow(ctx, `sends:session:${session}`, limits.sendsPerSession, TOO_MANY));
+    if (ip) spent.push(await withinWindow(ctx, `sends:ip:${ip}`, limits.sendsPerIp, TOO_MANY));
+    spent.push(await withinWindow(ctx, `sends:id:${id}:${session}`, limits.sendsPerIdentifier, TOO_MANY));
+    spent.push(await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifierAllCallers, TOO_MANY));
+  } catch (error) {
+    // Refused by a cap: the cooldown just claimed stands for no send.
+    await store.delete(cooldownKey);
+    throw error;
+  }
 
+  // Recorded before the send, so that a code delivered after a timeout can still be entered.
+  const previous = await store.take(challenge);
+  await store.claim(challenge, limits.challengeSeconds, method);
+  await savePending(ctx, session, { method, identifier, sentAt: Date.now() });
   const fallbackEmail = method === 'email' ? null : await options.getFallbackEmail?.(await ctx.user(), ctx.request);
   try {
     await deps.service.sendOtp(
@@ -72,16 +99,21 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
       { signal: ctx.request.signal },
     );
   } catch (error) {
-    // The cooldown stays even after an ambiguous failure: the code may have gone out, and a
-    // second send would be charged twice.
-    if (error instanceof ServiceError) throw fromServiceError(error);
-    throw error;
+    if (!(error instanceof ServiceError)) throw error;
+    // An ambiguous failure keeps the cooldown and the challenge: the code may have gone out, and a
+    // second send would be charged twice. A certain refusal gives everything back.
+    if (certainlyNotSent(error)) {
+      await Promise.all([store.delete(cooldownKey), store.delete(challenge), ...spent.map((key) => store.decrement(key))]);
+      if (previous !== null) await store.claim(challenge, limits.challengeSeconds, previous);
+      // The service's own wait is the one to tell; until it ends, this session's sends wait here.
+      if (error.code === 'rate_limited' && error.retryAfter) await store.claim(cooldownKey, error.retryAfter);
+    } else {
+      await store.delete(`attempts:${id}`);
+    }
+    throw fromServiceError(error);
   }
   // A new code opens a new challenge: the wrong-code count starts again.
   await store.delete(`attempts:${id}`);
-  await store.delete(`challenge:${session}:${id}`);
-  await store.claim(`challenge:${session}:${id}`, limits.challengeSeconds, method);
-  await savePending(ctx, session, { method, identifier, sentAt: Date.now() });
   return json(sendAnswer(deps, method, identifier, limits.resendCooldownSeconds, false));
 }
 

@@ -43,8 +43,19 @@ export class MemoryStore implements VerifyStore {
     return { claimed: true, ttl: seconds };
   }
 
+  async decrement(key: string) {
+    const entry = this.#live(key);
+    if (entry && Number(entry.value) > 0) entry.value = String(Number(entry.value) - 1);
+  }
+
   async get(key: string) {
     return this.#live(key)?.value ?? null;
+  }
+
+  async take(key: string) {
+    const value = this.#live(key)?.value ?? null;
+    this.#entries.delete(key);
+    return value;
   }
 
   async delete(key: string) {

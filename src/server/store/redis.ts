@@ -18,6 +18,18 @@ const CLAIM = `
 if redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EX', ARGV[1]) then return {1, tonumber(ARGV[1])} end
 return {0, redis.call('TTL', KEYS[1])}`;
 
+// DECR only a live counter above zero, so the window and its expiry stay as they were.
+const DECREMENT = `
+local count = tonumber(redis.call('GET', KEYS[1]))
+if count and count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
+// GETDEL, as a script so that Redis before 6.2 runs it too.
+const TAKE = `
+local value = redis.call('GET', KEYS[1])
+if value then redis.call('DEL', KEYS[1]) end
+return value`;
+
 export interface RedisStoreOptions {
   /** Prefix of every key, so one Redis can serve several applications. */
   prefix?: string;
@@ -44,8 +56,16 @@ export class RedisStore implements VerifyStore {
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
   }
 
+  async decrement(key: string) {
+    await this.redis.eval(DECREMENT, 1, this.#prefix + key);
+  }
+
   async get(key: string) {
     return this.redis.get(this.#prefix + key);
+  }
+
+  async take(key: string) {
+    return (await this.redis.eval(TAKE, 1, this.#prefix + key)) as string | null;
   }
 
   async delete(key: string) {

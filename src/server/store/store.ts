@@ -13,6 +13,10 @@ export interface VerifyStore {
    * seconds the key still lives.
    */
   claim(key: string, seconds: number, value?: string): Promise<{ claimed: boolean; ttl: number }>;
+  /** Subtracts 1 from a live counter, keeping its window: a request that turned out to cost nothing. */
+  decrement(key: string): Promise<void>;
   get(key: string): Promise<string | null>;
+  /** Reads and deletes `key` in one step: of several concurrent calls, one gets the value. */
+  take(key: string): Promise<string | null>;
   delete(key: string): Promise<void>;
 }

@@ -1,0 +1,206 @@
+/**
+ * The handler attacked as a hostile browser would, against the emulator, with the MemoryStore and
+ * with two handler instances on one real redis-server (calls take turns between them). One named
+ * test per rule of issue 13; the numbers are its items.
+ */
+import { after, before, describe, it, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore, RedisStore, type VerifyHandlerOptions } from '../../src/server/index.js';
+import type { EmulatorOptions } from '../../src/emulator/index.js';
+import { networkOf } from '../../src/server/handler/client-address.js';
+import { codeSentTo, setup } from './handler-setup.js';
+import { startRedis, type RedisServer } from './redis-server.js';
+
+let redis: RedisServer;
+before(async () => (redis = await startRedis()));
+after(() => redis.stop());
+
+let n = 0;
+const backends: [string, (overrides: Partial<VerifyHandlerOptions>, emulator?: EmulatorOptions) => ReturnType<typeof setup>][] = [
+  ['MemoryStore', (overrides, emulator) => setup({ store: new MemoryStore(), ...overrides }, emulator)],
+  ['two instances on one Redis', (overrides, emulator) => setup({ store: new RedisStore(redis.client(), { prefix: `abuse${n++}:` }), ...overrides }, emulator, 2)],
+];
+
+const VICTIM = '+966501110001';
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+for (const [backend, open] of backends) {
+  describe(`handler under abuse (${backend})`, () => {
+    it('1. a caller refused by its own caps spends nothing of the victim\u2019s: the victim still gets a code', async () => {
+      const t = await open({ limits: { sendsPerSession: { max: 1, windowSeconds: 3600 }, resendCooldownSeconds: 30 } });
+      try {
+        assert.equal((await t.call('send-otp', { method: 'email', email: 'eve@example.com' }, { session: 'eve' })).status, 200);
+        for (let i = 0; i < 30; i++) {
+          const refused = await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: 'eve' });
+          assert.equal(refused.status, 429);
+        }
+        assert.equal(t.emu.state.outbox.list(VICTIM).length, 0);
+        const victim = await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: 'victim', headers: { 'x-test-ip': '10.9.9.9' } });
+        assert.equal(victim.status, 200);
+        assert.equal(victim.json.alreadySent, undefined);
+        assert.equal(t.emu.state.outbox.list(VICTIM).length, 1);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('1. a caller that spent its own sends to a number cannot silence it for anyone else', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 30 } });
+      try {
+        const eve = [];
+        for (let i = 0; i < 8; i++) eve.push((await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: 'eve' })).status);
+        // Eve's first send, then her cooldown: she is taken back to her code, never sent another.
+        assert.deepEqual(eve, [200, 200, 200, 200, 200, 200, 200, 200]);
+        assert.equal(t.emu.state.outbox.list(VICTIM).length, 1);
+        const victim = await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: 'victim', headers: { 'x-test-ip': '10.9.9.9' } });
+        assert.equal(victim.status, 200);
+        assert.equal(victim.json.alreadySent, undefined, 'a real send, not another session\u2019s code');
+        assert.equal(t.emu.state.outbox.list(VICTIM).length, 2);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('1. five sends by one caller leave the number sendable by others, up to the all-callers ceiling', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 0 } });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 6; i++) statuses.push((await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: 'eve' })).status);
+        assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+        const others = [];
+        for (let i = 0; i < 6; i++) others.push((await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: `s${i}`, headers: { 'x-test-ip': `10.1.0.${i}` } })).status);
+        // The ceiling over all callers (10 an hour) bounds what a crowd can send to one number.
+        assert.deepEqual(others, [200, 200, 200, 200, 200, 429]);
+        assert.equal(t.emu.state.outbox.list(VICTIM).length, 10);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('2. a send the service certainly refused gives back the cooldown and the counts', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 30, sendsPerSession: { max: 1, windowSeconds: 3600 } } });
+      try {
+        t.emu.state.faults.add({ kind: 'error', route: 'send-otp', status: 422, times: 1 });
+        const refused = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.equal(refused.status, 400);
+        const again = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.equal(again.status, 200);
+        assert.equal(again.json.alreadySent, undefined);
+        assert.equal(t.calls('send-otp'), 2);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('2. an ambiguous failure keeps the cooldown and the challenge: the code that may have arrived can be entered', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 30 } });
+      try {
+        t.emu.state.faults.add({ kind: 'error', route: 'send-otp', status: 503, times: 1 });
+        assert.equal((await t.call('send-otp', { method: 'email', email: 'maybe@example.com' })).status, 502);
+        const again = await t.call('send-otp', { method: 'email', email: 'maybe@example.com' });
+        assert.equal(again.json.alreadySent, true);
+        assert.equal(t.calls('send-otp'), 1, 'never sent twice');
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('2. after a service 429 with Retry-After: 2 the browser is told 2 s, and a request 2.5 s later reaches the service', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 30 } });
+      try {
+        t.emu.state.faults.add({ kind: 'rate-limit', route: 'send-otp', retryAfter: 2, times: 1 });
+        const limited = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.equal(limited.status, 429);
+        assert.equal(limited.json.error.retryAfter, 2);
+        const early = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.equal(early.status, 429);
+        assert.ok(early.json.error.retryAfter <= 2);
+        assert.equal(t.calls('send-otp'), 1, 'held here until the service\u2019s wait ends');
+        await sleep(2500);
+        const later = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.equal(later.status, 200);
+        assert.equal(t.calls('send-otp'), 2);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('2. the wait told is the true time left: when the countdown ends, a send works', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 2 } });
+      try {
+        const first = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.equal(first.json.resendAfter, 2);
+        await sleep(1100);
+        const back = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.ok(back.json.alreadySent && back.json.resendAfter >= 1 && back.json.resendAfter <= 1, `told ${back.json.resendAfter}`);
+        await sleep(back.json.resendAfter * 1000 + 100);
+        const next = await t.call('send-otp', { method: 'sms', phone: VICTIM });
+        assert.equal(next.status, 200);
+        assert.equal(next.json.alreadySent, undefined);
+        assert.equal(t.calls('send-otp'), 2);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('3. through a Fetch-API mount with getClientIp, 25 callers from 25 addresses each get a code', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 0 } });
+      try {
+        for (let i = 0; i < 25; i++) {
+          const res = await t.call('send-otp', { method: 'email', email: `caller${i}@example.com` }, { session: `c${i}`, headers: { 'x-test-ip': `203.0.113.${i}` } });
+          assert.equal(res.status, 200, `caller ${i}`);
+        }
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('3. with no address known, the per-IP cap is skipped, with one warning', async () => {
+      const warn = mock.method(console, 'warn', () => {});
+      const t = await open({ getClientIp: undefined, limits: { resendCooldownSeconds: 0 } });
+      try {
+        for (let i = 0; i < 25; i++) assert.equal((await t.call('send-otp', { method: 'email', email: `anon${i}@example.com` }, { session: `a${i}` })).status, 200);
+        // Each instance says it once.
+        assert.equal(warn.mock.callCount(), backend === 'MemoryStore' ? 1 : 2);
+        assert.match(String(warn.mock.calls[0]!.arguments[0]), /no client address/);
+      } finally {
+        warn.mock.restore();
+        await t.close();
+      }
+    });
+
+    it('3. the adapter\u2019s address counts; IPv6 callers by their /64; forwarded headers only when trusted', async () => {
+      const t = await open({ getClientIp: undefined, limits: { resendCooldownSeconds: 0, sendsPerIp: { max: 1, windowSeconds: 3600 } } });
+      const send = (i: number, clientIp: string, headers: Record<string, string> = {}) =>
+        t.call('send-otp', { method: 'email', email: `net${i}@example.com` }, { session: `n${i}`, clientIp, headers }).then((r) => r.status);
+      try {
+        assert.deepEqual([await send(1, '2001:db8:1:2::1'), await send(2, '2001:db8:1:2:ffff::9'), await send(3, '2001:db8:1:3::1')], [200, 429, 200]);
+        assert.deepEqual([await send(4, '198.51.100.7'), await send(5, '::ffff:198.51.100.7')], [200, 429]);
+        // Untrusted, X-Forwarded-For is the caller's to forge, and ignored.
+        assert.equal(await send(6, '198.51.100.7', { 'x-forwarded-for': '192.0.2.99' }), 429);
+      } finally {
+        await t.close();
+      }
+      const proxied = await open({ getClientIp: undefined, trustProxy: 1, limits: { resendCooldownSeconds: 0, sendsPerIp: { max: 1, windowSeconds: 3600 } } });
+      try {
+        const send2 = (i: number, chain: string) =>
+          proxied.call('send-otp', { method: 'email', email: `px${i}@example.com` }, { session: `p${i}`, clientIp: '10.0.0.1', headers: { 'x-forwarded-for': chain } }).then((r) => r.status);
+        // One proxy of the host's: the last entry is the one it saw; what the caller wrote before it is not believed.
+        assert.deepEqual([await send2(1, '192.0.2.1, 198.51.100.20'), await send2(2, '192.0.2.2, 198.51.100.20'), await send2(3, '198.51.100.21')], [200, 429, 200]);
+      } finally {
+        await proxied.close();
+      }
+    });
+  });
+}
+
+describe('client networks', () => {
+  it('keys IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64, and refuses anything else', () => {
+    assert.equal(networkOf('203.0.113.9'), '203.0.113.9');
+    assert.equal(networkOf('::ffff:203.0.113.9'), '203.0.113.9');
+    assert.equal(networkOf('[2001:DB8::1]:443'), '2001:db8:0:0::/64');
+    assert.equal(networkOf('fe80::1%eth0'), 'fe80:0:0:0::/64');
+    assert.equal(networkOf('2001:db8:aa:bb:cc:dd:ee:ff'), '2001:db8:aa:bb::/64');
+    for (const bad of ['', 'unknown', '1.2.3', '256.1.1.1', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9', null, undefined]) assert.equal(networkOf(bad), null, String(bad));
+  });
+});
