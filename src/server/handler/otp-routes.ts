@@ -152,9 +152,13 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
       fail('wrong_code', 'That code is not right.', { attemptsLeft });
     }
     if (error.code === 'code_expired' || error.code === 'too_many_attempts') await store.delete(challenge);
+    // Only a wrong code spends an attempt: a fault of the service's costs the person a retry, no more.
+    else await store.decrement(`attempts:${id}`);
     throw fromServiceError(error);
   }
-  await store.delete(challenge);
+  // Using the challenge up is the one atomic step: of concurrent right answers, one gets a receipt,
+  // even from a service that would accept a code twice.
+  if ((await store.take(challenge)) === null) fail('code_expired', 'This code has expired. Please request a new one.');
   await store.delete(`attempts:${id}`);
   await store.delete(`pending:${session}`);
   deps.learnCodeLength(otp.length);
