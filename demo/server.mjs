@@ -69,7 +69,9 @@ const server = createServer(async (req, res) => {
     await sendFile(res, join(root, url.pathname === '/' ? 'index.html' : url.pathname), root);
   } catch (error) {
     if (error.code === 'ENOENT' || error.code === 'EISDIR') return send(res, 404, 'Not found');
-    send(res, 502, `Demo error: ${error.message}`);
+    // The service's own words (or an internal error's) stay in the server's log, never in the page.
+    console.error('demo:', error);
+    send(res, 502, 'The demo could not do that. See the server log.');
   }
 });
 

@@ -42,7 +42,7 @@ export function createEmulatorHandler(state: EmulatorState, log: (line: string) 
 }
 
 async function serve(state: EmulatorState, request: Request, name: string, closing: AbortSignal): Promise<RouteResult> {
-  const operation = OPERATIONS[name];
+  const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
   if (!operation) return { response: json(errorBody('Not found'), 404) };
   if (request.method !== operation.method) {
     return { response: json(errorBody(`Method not allowed; use ${operation.method}`), 405, { allow: operation.method }) };

@@ -1,6 +1,13 @@
+/**
+ * Characters that show nothing or reorder what is shown: controls, bidi marks and isolates,
+ * zero-width and other format characters, separators, private use and unassigned code points, and
+ * the blank-looking Hangul fillers. An address holding one looks like another address.
+ */
+const INVISIBLE = /[\p{C}\p{Z}\u115F\u1160\u3164\uFFA0\u2800]/u;
+
 /** What the widget and the host handler take as an email address; the service has the last word. */
 export function isEmailAddress(email: string): boolean {
-  return email.length <= 254 && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email);
+  return email.length <= 254 && !INVISIBLE.test(email) && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email);
 }
 
 /**

@@ -21,7 +21,8 @@ export function directionOf(element: HTMLElement): 'ltr' | 'rtl' {
 }
 
 export function stringsFor(language: string, overrides: Partial<Strings> = {}): Strings {
-  return { ...(LANGUAGES[language] ?? LANGUAGES[language.split('-')[0]!] ?? en), ...overrides };
+  const known = (code: string) => (Object.hasOwn(LANGUAGES, code) ? LANGUAGES[code] : undefined);
+  return { ...(known(language) ?? known(language.split('-')[0]!) ?? en), ...overrides };
 }
 
 /** Fills `{name}` placeholders. */

@@ -220,3 +220,41 @@ describe('client networks', () => {
     for (const bad of ['', 'unknown', '1.2.3', '256.1.1.1', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9', null, undefined]) assert.equal(networkOf(bad), null, String(bad));
   });
 });
+
+describe('10. inputs that look like something else', () => {
+  it('refuses emails with bidi controls, zero-width or other invisible characters, before any send', async () => {
+    const t = await setup({ limits: { resendCooldownSeconds: 0 } });
+    try {
+      for (const email of ['a\u202Eliam@example.com', 'ali\u200Bce@example.com', 'bob@exa\u2066mple.com', 'eve\u00AD@example.com', 'x\u3164y@example.com', 'z\u0000@example.com', 'nb\u00A0sp@example.com']) {
+        const res = await t.call('send-otp', { method: 'email', email });
+        assert.equal(res.status, 400, JSON.stringify(email));
+        assert.equal(res.json.error.field, 'email');
+      }
+      assert.equal(t.calls('send-otp'), 0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('__proto__, constructor and toString are unknown routes and unknown languages, never a crash', async () => {
+    const t = await setup({ limits: { resendCooldownSeconds: 0 } });
+    try {
+      for (const route of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        for (const body of [undefined, {}]) {
+          const res = await t.call(route, body);
+          assert.equal(res.status, 404, route);
+          assert.equal(res.json.error.code, 'invalid_input');
+        }
+      }
+      for (const lang of ['__proto__', 'constructor', 'toString']) {
+        assert.equal((await t.call('send-otp', { method: 'email', email: `${lang.replace(/_/g, '')}@example.com`, lang })).status, 200, lang);
+      }
+      // The emulator's own routes, likewise.
+      for (const route of ['__proto__', 'constructor']) assert.equal((await fetch(`${t.emu.baseUrl}/${route}`, { method: 'POST' })).status, 404, route);
+      // The English template, as for any unknown language.
+      assert.deepEqual([...new Set(t.upstream.filter((u) => u.path.endsWith('/send-otp')).map((u) => u.body!.template_id))], [1]);
+    } finally {
+      await t.close();
+    }
+  });
+});

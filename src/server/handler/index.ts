@@ -50,7 +50,7 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
     let failure: string | undefined;
     let code: string | undefined;
     try {
-      const route = routes[name] ?? fail404();
+      const route = Object.hasOwn(routes, name) ? routes[name]! : fail404();
       if (request.method !== route.method) throw new HandlerError('invalid_input', `Use ${route.method} for ${name}.`, { status: 405 });
       const ctx = new RequestContext(request, options, info);
       if (route.method === 'POST') ctx.checkOrigin();

@@ -25,7 +25,8 @@ function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
   const { templateId = { en: 1, ar: 2 } } = ctx.options;
   if (typeof templateId === 'number') return templateId;
   const language = typeof lang === 'string' ? lang.toLowerCase().split('-')[0]! : 'en';
-  return templateId[language] ?? templateId.en;
+  // Own properties only: a lang of "__proto__" or "constructor" is just an unknown language.
+  return Object.hasOwn(templateId, language) ? templateId[language] : templateId.en;
 }
 
 /** Counts one request in a window; refused past its max. Answers the key, to give back if nothing was sent. */
