@@ -18,6 +18,7 @@ export function accountActions(t: Strings, reason: string, way: AccountWay) {
     case 'not_enrolled':
       return way.canEnroll ? button(t.registerInstead, way.enroll) : button(t.checkAgain, way.recheck);
     case 'signed_out':
+    case 'proof_required':
       return button(t.checkAgain, way.recheck);
     case 'unauthorized':
       return button(t.reloadPage, () => location.reload());

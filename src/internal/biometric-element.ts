@@ -28,11 +28,29 @@ export abstract class BiometricElement extends VerifyElement {
   /** The flow's own moves for an account problem and for starting over. */
   protected abstract apply(event: { type: 'blocked'; reason: AccountProblem } | { type: 'restart' }): void;
 
-  /** Stops before the camera or microphone when nobody is signed in or nothing is registered. */
+  /**
+   * Stops before the camera or microphone when nobody is signed in, nothing is registered, or (to
+   * register) no code has been verified yet; starts again once the account allows.
+   */
   protected override configured(config: ConfigResponse): void {
     const problem = accountProblem(config, this.mode, this.kind);
     if (problem) this.#block(problem);
     else if (this.#blocked && this.step === 'failure') this.#restart();
+  }
+
+  // A code verified anywhere on the page may be the proof registering waits for: ask the host again.
+  readonly #onVerified = (event: Event) => {
+    if (this.#blocked && event.target !== this) void this.loadConfig();
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('verify-success', this.#onVerified);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('verify-success', this.#onVerified);
   }
 
   #block(reason: AccountProblem): void {
@@ -52,6 +70,7 @@ export abstract class BiometricElement extends VerifyElement {
       enroll: () => {
         this.mode = 'enroll';
         this.#restart();
+        if (this.config) this.configured(this.config);
       },
       recheck: () => void this.loadConfig(),
     };
@@ -94,17 +113,19 @@ export abstract class BiometricElement extends VerifyElement {
       const host = this.hostError(error);
       // Refused for want of a user, by a handler that said nobody is signed in: say so, not "session ended".
       const signedOut = host.code === 'unauthorized' && this.config?.enrolled === null;
-      if (signedOut) this.#block('signed_out');
+      const account = signedOut ? 'signed_out' : host.code === 'proof_required' ? 'proof_required' : null;
+      if (account) this.#block(account);
       else moves.failed(host);
-      const message = failureText(this.t, this.language, this.device, { reason: signedOut ? 'signed_out' : host.code, ...host.extra });
+      const message = failureText(this.t, this.language, this.device, { reason: account ?? host.code, ...host.extra });
       this.announce(message);
       this.reportProblem(host, message, FAILURES);
     }
   }
 }
 
-function accountProblem({ enrolled }: ConfigResponse, mode: 'verify' | 'enroll', kind: BiometricKind): AccountProblem | null {
+function accountProblem({ enrolled, needsProof }: ConfigResponse, mode: 'verify' | 'enroll', kind: BiometricKind): AccountProblem | null {
   if (enrolled === null) return 'signed_out';
   if (mode === 'verify' && !enrolled[kind]) return 'not_enrolled';
+  if (mode === 'enroll' && needsProof) return 'proof_required';
   return null;
 }

@@ -35,6 +35,6 @@ export function failureText(t: Strings, language: string, device: 'camera' | 'mi
  */
 export function failureHeading(t: Strings, reason: FailureFacts['reason'], wayOn: boolean): string {
   if (reason === 'rate_limited') return t.waitHeading;
-  if (reason === 'signed_out' || reason === 'not_enrolled') return t.accountHeading;
+  if (reason === 'signed_out' || reason === 'not_enrolled' || reason === 'proof_required') return t.accountHeading;
   return wayOn ? t.retryHeading : t.failureHeading;
 }

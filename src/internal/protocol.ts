@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'no_match',
   'bad_sample',
   'not_enrolled',
+  'proof_required',
   'unauthorized',
   'forbidden',
   'upstream_unavailable',
@@ -24,8 +25,11 @@ export const OTP_CHANNELS: readonly OtpChannel[] = ['sms', 'whatsapp', 'email'];
 
 export type BiometricKind = 'face' | 'voice';
 
-/** Why a face or voice check cannot start: nobody signed in, or nothing registered to compare with. */
-export type AccountProblem = 'signed_out' | 'not_enrolled';
+/**
+ * Why a face or voice check cannot start: nobody signed in, nothing registered to compare with, or
+ * (to register) no fresh proof of another factor yet.
+ */
+export type AccountProblem = 'signed_out' | 'not_enrolled' | 'proof_required';
 
 /** The field a sample travels in from widget to handler, per route: the service's own names for verification. */
 export const SAMPLE_FIELDS = {
@@ -69,6 +73,8 @@ export interface ConfigResponse {
   enrolled: Record<BiometricKind, boolean> | null;
   /** Whether this handler registers faces and voices (the host gave it `saveReference`). */
   canEnroll: boolean;
+  /** Whether registering now would be refused for want of fresh proof (a code verified first). */
+  needsProof: boolean;
   /** A code this session asked for and can still enter (after a reload or in a new tab); else null. */
   pending: PendingCode | null;
 }

@@ -134,6 +134,7 @@ export const ar: Strings = {
   error_bad_sample: 'تعذّر استخدام العيّنة.',
   error_not_enrolled: 'لا يوجد تسجيل لهذا الحساب بعد.',
   error_signed_out: 'سجّل الدخول أولًا، ثم حاول مجددًا.',
+  error_proof_required: 'للتسجيل، أكّد هويتك أولًا برمز يُرسل إلى هاتفك أو بريدك الإلكتروني. تتابع هذه الصفحة تلقائيًا بعد ذلك.',
   error_bad_file: 'لا يمكن قراءة هذا الملف كصورة. اختر صورة لوجهك بصيغة JPEG أو PNG.',
   registerInstead: 'سجّل الآن',
   checkAgain: 'تحقّق مرة أخرى',

@@ -123,6 +123,7 @@ export const en = {
   error_bad_sample: 'That sample couldn’t be used.',
   error_not_enrolled: 'Nothing is registered for this account yet.',
   error_signed_out: 'Sign in first, then try again.',
+  error_proof_required: 'To register, first confirm it’s you with a code sent to your phone or email. This page goes on by itself once you have.',
   error_bad_file: 'That file isn’t a photo we can read. Choose a JPEG or PNG photo of your face.',
   registerInstead: 'Register now',
   checkAgain: 'Check again',

@@ -9,6 +9,7 @@ import { MemoryStore, RedisStore, type VerifyHandlerOptions } from '../../src/se
 import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { networkOf } from '../../src/server/handler/client-address.js';
 import { codeSentTo, setup } from './handler-setup.js';
+import { cameraCapture, microphoneCapture } from './helpers.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 let redis: RedisServer;
@@ -138,6 +139,43 @@ for (const [backend, open] of backends) {
         assert.equal(next.status, 200);
         assert.equal(next.json.alreadySent, undefined);
         assert.equal(t.calls('send-otp'), 2);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('4. enrolling needs fresh proof: none is 403, the same user’s code minutes before is 200, another user’s in the same browser is 403', async () => {
+      const t = await open({ enrollProofSeconds: 2 });
+      const face = { face_image: cameraCapture('obama_1') };
+      const passCode = async (user: string, email: string) => {
+        await t.call('send-otp', { method: 'email', email }, { user, session: 'browser' });
+        return (await t.call('verify-otp', { email, otp: await codeSentTo(t.emu, email) }, { user, session: 'browser' })).status;
+      };
+      try {
+        const bare = await t.call('enroll-face', face, { user: 'omar', session: 'browser' });
+        assert.deepEqual([bare.status, bare.json.error.code], [403, 'proof_required']);
+        assert.equal((await t.call('config', undefined, { user: 'omar', session: 'browser' })).json.needsProof, true);
+        // Sara passes a code in the same browser: that proves nothing about Omar.
+        assert.equal(await passCode('sara', 'sara@example.com'), 200);
+        assert.equal((await t.call('enroll-face', face, { user: 'omar', session: 'browser' })).status, 403);
+        assert.equal(await passCode('omar', 'omar@example.com'), 200);
+        assert.equal((await t.call('config', undefined, { user: 'omar', session: 'browser' })).json.needsProof, false);
+        assert.equal((await t.call('enroll-face', face, { user: 'omar', session: 'browser' })).status, 200);
+        assert.ok(t.references.has('omar:face'));
+        // The proof is fresh only for a while.
+        await sleep(2200);
+        assert.equal((await t.call('enroll-voice', { audio: microphoneCapture('spk1688_M_1') }, { user: 'omar', session: 'browser' })).json.error.code, 'proof_required');
+        assert.equal(t.references.has('omar:voice'), false);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('4. the host’s own canEnroll decides instead, when given', async () => {
+      const t = await open({ canEnroll: (user) => user === 'trusted' });
+      try {
+        assert.equal((await t.call('enroll-face', { face_image: cameraCapture('obama_1') }, { user: 'trusted' })).status, 200);
+        assert.equal((await t.call('enroll-face', { face_image: cameraCapture('obama_1') }, { user: 'other' })).status, 403);
       } finally {
         await t.close();
       }

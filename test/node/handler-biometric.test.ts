@@ -11,6 +11,7 @@ for (const quirks of [false, true]) {
     after(() => t.close());
 
     it('enrols a face, then verifies the same face with a receipt', async () => {
+      await t.prove('obama');
       const enrolled = await t.call('enroll-face', { face_image: cameraCapture('obama_1', 640, 90) }, { user: 'obama' });
       assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'face' }]);
       const ok = await t.call('verify-by-face', { query_face_image: cameraCapture('obama_1', 480, 70) }, { user: 'obama' });
@@ -27,6 +28,7 @@ for (const quirks of [false, true]) {
     });
 
     it('enrols a voice, then verifies it; another speaker does not match', async () => {
+      await t.prove('winam');
       await t.call('enroll-voice', { audio: microphoneCapture('spk1688_M_1', 5, 0) }, { user: 'winam' });
       assert.equal((await t.call('verify-by-voice', { query_audio: microphoneCapture('spk1688_M_1', 6, 0.5) }, { user: 'winam' })).status, 200);
       assert.equal((await t.call('verify-by-voice', { query_audio: microphoneCapture('spk2033_M_1') }, { user: 'winam' })).json.error.code, 'no_match');
@@ -52,6 +54,7 @@ describe('handler: biometric rules', () => {
   });
 
   it('refuses to replace a reference unless the host allows re-enrolment', async () => {
+    await t.prove('once');
     await t.call('enroll-face', { face_image: cameraCapture('obama_1') }, { user: 'once' });
     const again = await t.call('enroll-face', { face_image: cameraCapture('biden_1') }, { user: 'once' });
     assert.deepEqual([again.status, again.json.error.code], [403, 'forbidden']);

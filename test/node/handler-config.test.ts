@@ -18,6 +18,7 @@ describe('handler: config', () => {
         fallbackChannel: 'email',
         enrolled: { face: true, voice: false },
         canEnroll: true,
+        needsProof: true,
         pending: null,
       });
       assert.equal((await t.call('config', undefined, { session: 'anon' })).json.enrolled, null);
@@ -75,6 +76,7 @@ describe('handler: every route gives the stable shape against the live-quirks em
       shapes.send = (await t.call('send-otp', { method: 'sms', phone: '+966501234567' })).json.sent;
       shapes.wrong = (await t.call('verify-otp', { phone: '+966501234567', otp: '0000' })).json.error.code;
       shapes.right = (await t.call('verify-otp', { phone: '+966501234567', otp: await codeSentTo(t.emu, '+966501234567') })).json.verified;
+      await t.prove('q');
       shapes.enrollFace = (await t.call('enroll-face', { face_image: cameraCapture('obama_1') }, { user: 'q' })).json.enrolled;
       shapes.faceMatch = (await t.call('verify-by-face', { query_face_image: cameraCapture('obama_1', 320) }, { user: 'q' })).json.verified;
       shapes.faceNoMatch = (await t.call('verify-by-face', { query_face_image: cameraCapture('rose_leslie_1') }, { user: 'q' })).json.error.code;
@@ -82,7 +84,7 @@ describe('handler: every route gives the stable shape against the live-quirks em
       shapes.voiceMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk3080_F_1', 5, 0.2) }, { user: 'q' })).json.verified;
       shapes.voiceNoMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk1998_F_1') }, { user: 'q' })).json.error.code;
       assert.deepEqual(shapes, {
-        config: 9,
+        config: 10,
         send: true,
         wrong: 'wrong_code',
         right: true,

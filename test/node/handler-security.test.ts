@@ -9,6 +9,7 @@ describe('handler: what the browser cannot choose', () => {
     t = await setup({ limits: { resendCooldownSeconds: 0 }, allowReenrollment: true });
     t.references.set('alice:face', cameraCapture('obama_1'));
     t.references.set('alice:voice', microphoneCapture('spk1688_M_1'));
+    await t.prove('alice');
   });
   after(() => t.close());
 

@@ -67,8 +67,17 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
     return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
   }
 
+  /** What registering needs first: a code this user verified (by email, from a session of their own). */
+  async function prove(user: string): Promise<void> {
+    const email = `${user.toLowerCase().replace(/[^a-z0-9]/g, '')}@proof.test`;
+    const options = { user, session: `proof-${user}` };
+    await call('send-otp', { method: 'email', email }, options);
+    const res = await call('verify-otp', { email, otp: await codeSentTo(emu, email) }, options);
+    if (res.status !== 200) throw new Error(`proof for ${user}: ${res.status}`);
+  }
+
   const calls = (path: string) => upstream.filter((u) => u.path === `/api/v2/${path}`).length;
-  return { emu, handler, upstream, references, logs, request, call, calls, close: () => emu.close() };
+  return { emu, handler, upstream, references, logs, request, call, calls, prove, close: () => emu.close() };
 }
 
 export async function codeSentTo(emu: { state: { outbox: { list(to: string): { code: string }[] } } }, to: string): Promise<string> {

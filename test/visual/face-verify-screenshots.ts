@@ -2,7 +2,7 @@
 // obama_1 fixture; what the gate sees is set by a stand-in detector, so each of its messages can be
 // shown; steps that wait on an answer hold it, and camera failures stub getUserMedia.
 // Usage: npm run screenshots
-import { cameraFrom, signIn } from '../node/demo-browser.js';
+import { cameraFrom, passCodeInDemo, signIn } from '../node/demo-browser.js';
 import { biometricSteps, shootSteps } from './shoot.js';
 
 await shootSteps('face-verify', cameraFrom('obama_1'), {}, (shoot) => {
@@ -16,6 +16,7 @@ await shootSteps('face-verify', cameraFrom('obama_1'), {}, (shoot) => {
   async function fresh(lang: string, mode: 'verify' | 'enroll', faces: Faces = [[0.3, 0.2, 0.4, 0.55]]) {
     await page.goto(demo.url, { waitUntil: 'load' });
     await signIn(page, 'omar');
+    if (mode === 'enroll') await passCodeInDemo(page);
     // A string, not a function: tsx would add helpers the page does not have.
     await page.evaluate(`{
       const slot = document.querySelector('${W}').parentElement;

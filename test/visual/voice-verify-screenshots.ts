@@ -2,7 +2,7 @@
 // spk1688_M_1 fixture; the gate's refusals and warnings are shown with a silent microphone stream,
 // steps that wait on an answer hold it, and microphone failures stub getUserMedia.
 // Usage: npm run screenshots
-import { microphoneFrom, signIn } from '../node/demo-browser.js';
+import { microphoneFrom, passCodeInDemo, signIn } from '../node/demo-browser.js';
 import { biometricSteps, shootSteps } from './shoot.js';
 
 await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, (shoot) => {
@@ -12,6 +12,7 @@ await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, (shoot) 
   async function fresh(lang: string, mode: 'verify' | 'enroll', microphone: 'speech' | 'silent' = 'speech') {
     await page.goto(demo.url, { waitUntil: 'load' });
     await signIn(page, 'omar');
+    if (mode === 'enroll') await passCodeInDemo(page);
     // A string, not a function: tsx would add helpers the page does not have.
     await page.evaluate(`{
       const slot = document.querySelector('${W}').parentElement;

@@ -8,6 +8,7 @@ import { json } from '../http.js';
 import { ServiceError } from '../service-error.js';
 import type { ServiceClient } from '../service-client.js';
 import type { RequestContext } from './context.js';
+import { hasProof } from './enroll-proof.js';
 import { fail, fromServiceError } from './errors.js';
 import { verified } from './verified.js';
 
@@ -56,8 +57,8 @@ function requireHooks(ctx: RequestContext) {
 export async function verifyBiometric(ctx: RequestContext, service: ServiceClient, kind: BiometricKind): Promise<Response> {
   const { getReference } = requireHooks(ctx);
   const field = SAMPLE_FIELDS.verify[kind];
-  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
   const user = await ctx.requireUser();
+  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
   const sample = checkSample(ctx, kind, field, body[field]);
   const attempt = await countAttempt(ctx, kind, user);
   const reference = await getReference(user, kind);
@@ -85,8 +86,10 @@ export async function verifyBiometric(ctx: RequestContext, service: ServiceClien
 export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<Response> {
   const { getReference, saveReference } = requireHooks(ctx);
   const field = SAMPLE_FIELDS.enroll[kind];
-  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
+  // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
+  if (!(await hasProof(ctx, user))) fail('proof_required', 'Confirm it is you with a code first, then register.');
+  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
   const sample = checkSample(ctx, kind, field, body[field]);
   await countAttempt(ctx, kind, user);
   // Replacing a reference would let whoever holds the session become the account's face or voice.

@@ -4,6 +4,7 @@ import { json } from '../http.js';
 import type { ServiceClient } from '../service-client.js';
 import type { RequestContext } from './context.js';
 import type { OtpDeps } from './otp-routes.js';
+import { hasProof } from './enroll-proof.js';
 import { describePending, readPending } from './pending.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -53,6 +54,7 @@ export async function config(ctx: RequestContext, otp: Pick<OtpDeps, 'channels' 
     fallbackChannel: options.fallbackChannel && available.includes(options.fallbackChannel) ? options.fallbackChannel : null,
     enrolled: user ? { face: await has('face'), voice: await has('voice') } : null,
     canEnroll: typeof options.saveReference === 'function',
+    needsProof: Boolean(user && options.saveReference && !(await hasProof(ctx, user))),
     pending: pending ? describePending(ctx, pending) : null,
   };
   return json(body);

@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   no_match: 422,
   bad_sample: 422,
   not_enrolled: 409,
+  proof_required: 403,
   unauthorized: 401,
   forbidden: 403,
   upstream_unavailable: 502,

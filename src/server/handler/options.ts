@@ -85,6 +85,13 @@ export interface VerifyHandlerOptions {
   getReference?(userId: string, kind: BiometricKind): Awaitable<string | null>;
   /** Stores an enrolment sample (raw base64) as the user's reference. */
   saveReference?(userId: string, kind: BiometricKind, sample: string): Awaitable<void>;
+  /**
+   * Whether this user may register a face or voice now: the host's own fresh proof of another
+   * factor. Unset, a code this user verified through the handler within `enrollProofSeconds` is.
+   */
+  canEnroll?(userId: string, request: Request): Awaitable<boolean>;
+  /** How long a verified code counts as proof for enrolling; 300 s by default. */
+  enrollProofSeconds?: number;
   /** Let a user who already has a reference replace it; false by default. */
   allowReenrollment?: boolean;
   /** Channels offered; all three by default. */
@@ -129,6 +136,7 @@ export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 't
   allowedChannels: OtpChannel[];
   fallbackChannel: OtpChannel | null;
   receiptSeconds: number;
+  enrollProofSeconds: number;
   codeLength: number | null;
 };
 
@@ -161,6 +169,7 @@ export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
     allowedCountries: options.allowedCountries?.map((c) => c.toUpperCase()),
     fallbackChannel: options.fallbackChannel !== undefined ? options.fallbackChannel : allowedChannels.includes('email') ? 'email' : null,
     receiptSeconds: options.receiptSeconds ?? 120,
+    enrollProofSeconds: options.enrollProofSeconds ?? 300,
     codeLength,
     trustProxy: options.trustProxy === true ? 1 : Number(options.trustProxy) || 0,
     unknownClient: once(() =>

@@ -6,6 +6,7 @@ import { ServiceError } from '../service-error.js';
 import type { ServiceClient } from '../service-client.js';
 import { asciiDigits } from '../../internal/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
+import { recordProof } from './enroll-proof.js';
 import { readPending, savePending } from './pending.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError } from './errors.js';
@@ -163,5 +164,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   await store.delete(`attempts:${id}`);
   await store.delete(`pending:${session}`);
   deps.learnCodeLength(otp.length);
-  return verified(ctx, 'otp', { user: await ctx.user(), session, identifier, identifierHash: id });
+  const user = await ctx.user();
+  if (user) await recordProof(ctx, user);
+  return verified(ctx, 'otp', { user, session, identifier, identifierHash: id });
 }

@@ -1,6 +1,6 @@
 /** Face and voice never leave the person on a screen without a next step that works. */
 import { expect, waitUntil } from '@open-wc/testing';
-import { CONFIG, fakeHost } from '../support/fake-host.js';
+import { CONFIG, failure, fakeHost } from '../support/fake-host.js';
 import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
 import { untilVoiceStep, voiceButton, voiceFixture } from '../support/voice.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
@@ -62,6 +62,36 @@ describe('face and voice: no dead ends', () => {
       await until(element as never, 'priming');
       expect((element as unknown as { mode: string }).mode).to.equal('enroll');
       expect(heading(element)).to.match(/^Register your/);
+    });
+
+    it(`${name}: registering without a code verified first says what to do, and goes on by itself once a code is verified on the page`, async () => {
+      const account = accountHost({ enrolled: { face: false, voice: false }, canEnroll: true, needsProof: true });
+      host = account.host;
+      const element = await fixture();
+      await until(element as never, 'failure');
+      button(element as never, 'submit').click();
+      await until(element as never, 'failure');
+      expect(errorText(element)).to.match(/^To register, first confirm it.s you with a code/);
+      expect(button(element as never, 'submit').textContent!.trim()).to.equal('Check again');
+      await expect(element).to.be.accessible();
+      // The person verifies a code in an <otp-verify> elsewhere on the page.
+      account.set({ needsProof: false });
+      const otp = document.body.appendChild(document.createElement('div'));
+      otp.dispatchEvent(new CustomEvent('verify-success', { bubbles: true, composed: true, detail: { method: 'otp', receipt: 'r', expiresAt: null } }));
+      otp.remove();
+      await until(element as never, 'priming');
+      expect(heading(element)).to.match(/^Register your/);
+    });
+
+    it(`${name}: a host that refuses for want of proof after the sample is sent: the same screen, and no lost way on`, async () => {
+      const route = name === '<face-verify>' ? 'enroll-face' : 'enroll-voice';
+      host = accountHost({}, { [route]: () => failure(403, 'proof_required') }).host;
+      const element = await fixture();
+      (element as unknown as { mode: string }).mode = 'enroll';
+      await (element as unknown as { uploadSample(s: string, m: object): Promise<void> }).uploadSample('AAAA', { done() {}, failed() {} });
+      await until(element as never, 'failure');
+      expect(errorText(element)).to.match(/^To register/);
+      expect(button(element as never, 'submit').textContent!.trim()).to.equal('Check again');
     });
   }
 

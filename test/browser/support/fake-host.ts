@@ -30,6 +30,7 @@ export const CONFIG = {
   // A signed-in person with both registered, so that face and voice go straight to their steps.
   enrolled: { face: true, voice: true },
   canEnroll: true,
+  needsProof: false,
   pending: null,
 };
 

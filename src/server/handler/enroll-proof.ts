@@ -1,0 +1,21 @@
+/**
+ * Enrolling a face or a voice makes it the account's, so it needs fresh proof of another factor: a
+ * code this user verified through this handler within `enrollProofSeconds`, recorded here where
+ * nothing the browser carries can forge it, or the host's own `canEnroll(user, request)`.
+ */
+import type { RequestContext } from './context.js';
+
+const proofKey = async (ctx: RequestContext, user: string) => `proof:${await ctx.hash(`user:${user}`)}`;
+
+/** After a code verified by a signed-in user: the proof, fresh for the next minutes. */
+export async function recordProof(ctx: RequestContext, user: string): Promise<void> {
+  const key = await proofKey(ctx, user);
+  await ctx.options.store.delete(key);
+  await ctx.options.store.claim(key, ctx.options.enrollProofSeconds);
+}
+
+export async function hasProof(ctx: RequestContext, user: string): Promise<boolean> {
+  const { canEnroll, store } = ctx.options;
+  if (canEnroll) return (await canEnroll(user, ctx.request)) === true;
+  return (await store.get(await proofKey(ctx, user))) !== null;
+}
