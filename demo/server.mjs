@@ -99,10 +99,17 @@ async function demoRoute(req, res, path) {
     return send(res, 200, JSON.stringify({ user }), TYPES['.json']);
   }
   if (path === '/demo/receipt' && req.method === 'POST') {
-    // What a host's server does with the receipt a widget hands over, in a form post for example.
-    const { receipt } = await readJson(req);
+    // What a host's server does with the receipt a widget hands over, in a form post for example:
+    // it must be for this person (or, for a guest, this browser session) and for the method asked.
+    const { receipt, method } = await readJson(req);
+    if (!['otp', 'face', 'voice'].includes(method)) return send(res, 400, 'Say which method the receipt is for');
+    const user = cookieOf(req.headers.cookie, 'demo_user');
     try {
-      const claims = await handler.verifyReceipt(receipt);
+      const claims = await handler.verifyReceipt(receipt, {
+        ...(DEMO_USERS.includes(user) ? { user } : {}),
+        session: cookieOf(req.headers.cookie, 'demo_sid') ?? undefined,
+        method,
+      });
       return send(res, 200, JSON.stringify({ accepted: true, claims }), TYPES['.json']);
     } catch (error) {
       return send(res, 400, JSON.stringify({ accepted: false, reason: error.reason ?? 'error' }), TYPES['.json']);

@@ -63,6 +63,13 @@ export interface VerifyReceiptOptions {
   store: VerifyStore;
   /** When given, the receipt must be for this user (the host's user id). */
   user?: string;
+  /**
+   * When given, the receipt may be for this browser session (the id `getSessionId` returns): how a
+   * guest's receipt is bound. With `user` too, either will do.
+   */
+  session?: string;
+  /** Accepts a receipt whoever it was for: without `user` or `session`, this must be said. */
+  anyUser?: boolean;
   /** When given, the receipt must be for this method. */
   method?: VerificationMethod;
   /** When given, the receipt must be for this phone (E.164) or email (lower case). */
@@ -72,12 +79,20 @@ export interface VerifyReceiptOptions {
   now?: () => number;
 }
 
+/** Strict base64url: its alphabet only, no padding or whitespace, and the one spelling of its bytes. */
+function canonical(part: string | undefined): part is string {
+  return !!part && /^[A-Za-z0-9_-]+$/.test(part) && Buffer.from(part, 'base64url').toString('base64url') === part;
+}
+
 /** Checks a receipt and uses it up. Throws a ReceiptError saying why it is refused. */
 export async function verifyReceipt(token: unknown, options: VerifyReceiptOptions): Promise<ReceiptClaims> {
   assertSecret(options.secret);
+  if (options.user === undefined && options.session === undefined && options.anyUser !== true) {
+    throw new TypeError('verifyReceipt needs the user or session the receipt must be for, or { anyUser: true }');
+  }
   if (typeof token !== 'string' || token.length > 2048) throw new ReceiptError('malformed');
   const [payload, signature, extra] = token.split('.');
-  if (!payload || !signature || extra !== undefined) throw new ReceiptError('malformed');
+  if (!canonical(payload) || !canonical(signature) || extra !== undefined) throw new ReceiptError('malformed');
   const given = Buffer.from(signature, 'base64url');
   const expected = hmac(options.secret, payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ReceiptError('bad_signature');
@@ -94,7 +109,8 @@ export async function verifyReceipt(token: unknown, options: VerifyReceiptOption
   const skew = options.clockSkewSeconds ?? 5;
   if (claims.exp + skew < now) throw new ReceiptError('expired');
   if (claims.iat - skew > now) throw new ReceiptError('not_yet_valid');
-  if (options.user !== undefined && claims.sub !== options.user) throw new ReceiptError('wrong_user');
+  const subjects = [options.user, options.session === undefined ? undefined : `session:${await hashIdentifier(`session:${options.session}`, options.secret)}`];
+  if (!options.anyUser && !subjects.includes(claims.sub)) throw new ReceiptError('wrong_user');
   if (options.method !== undefined && claims.mth !== options.method) throw new ReceiptError('wrong_method');
   if (options.identifier !== undefined && claims.idh !== (await hashIdentifier(options.identifier, options.secret))) {
     throw new ReceiptError('wrong_identifier');

@@ -141,6 +141,6 @@ export function cspViolations(page: Page): Promise<string[]> {
 }
 
 /** Checks a receipt as the host's server does, through the demo's receipt route. */
-export async function hostChecksReceipt(demo: Demo, receipt: string): Promise<{ accepted: boolean; claims?: { sub: string; mth: string }; reason?: string }> {
-  return demo.page.evaluate(async (token) => (await fetch('/demo/receipt', { method: 'POST', body: JSON.stringify({ receipt: token }) })).json(), receipt);
+export async function hostChecksReceipt(demo: Demo, receipt: string, method = 'otp'): Promise<{ accepted: boolean; claims?: { sub: string; mth: string }; reason?: string }> {
+  return demo.page.evaluate(async (token, m) => (await fetch('/demo/receipt', { method: 'POST', body: JSON.stringify({ receipt: token, method: m }) })).json(), receipt, method);
 }

@@ -30,7 +30,7 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
     assert.equal(await takeAndSend(demo.page, 'enroll'), 'enrolled');
     const outcome = await takeAndSend(demo.page, 'verify');
     assert.match(outcome, /^success:/);
-    const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length));
+    const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length), 'face');
     assert.deepEqual([checked.accepted, checked.claims?.sub, checked.claims?.mth], [true, 'omar', 'face']);
   });
 

@@ -18,9 +18,11 @@ describe('handler: send-otp and verify-otp', () => {
     assert.equal(ok.status, 200);
     assert.equal(ok.json.verified, true);
     assert.equal(ok.json.method, 'otp');
-    const claims = await t.handler.verifyReceipt(ok.json.receipt, { method: 'otp', identifier: PHONE, user: 'session:' + claimsSession(ok.json.receipt) });
+    // A guest's receipt: bound to the session id the host's getSessionId gives.
+    await assert.rejects(t.handler.verifyReceipt(ok.json.receipt, { method: 'otp', session: 'another' }), { reason: 'wrong_user' });
+    const claims = await t.handler.verifyReceipt(ok.json.receipt, { method: 'otp', identifier: PHONE, session: 's1' });
     assert.equal(claims.mth, 'otp');
-    await assert.rejects(t.handler.verifyReceipt(ok.json.receipt), { reason: 'replayed' });
+    await assert.rejects(t.handler.verifyReceipt(ok.json.receipt, { session: 's1' }), { reason: 'replayed' });
   });
 
   it('sends by email with the Arabic template when the widget speaks Arabic', async () => {
@@ -153,7 +155,3 @@ describe('handler: send limits and cooldown', () => {
   }
 });
 
-/** The session hash inside a receipt's subject, to ask verifyReceipt for the right subject. */
-function claimsSession(receipt: string): string {
-  return JSON.parse(Buffer.from(receipt.split('.')[0]!, 'base64url').toString()).sub.slice('session:'.length);
-}

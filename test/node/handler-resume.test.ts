@@ -18,7 +18,7 @@ describe('handler: a session comes back to its pending code', () => {
       assert.equal((await t.call('config', undefined, { session: 'another' })).json.pending, null, 'only the session that asked');
       const ok = await t.call('verify-otp', { otp: await codeSentTo(t.emu, PHONE) });
       assert.equal(ok.status, 200);
-      await t.handler.verifyReceipt(ok.json.receipt, { identifier: PHONE });
+      await t.handler.verifyReceipt(ok.json.receipt, { identifier: PHONE, session: 's1' });
       assert.equal(t.calls('send-otp'), 1);
       assert.equal((await t.call('config')).json.pending, null, 'used up');
       assert.equal((await t.call('verify-otp', { otp: '123456' })).json.error.code, 'code_expired');

@@ -35,6 +35,8 @@ for (const quirks of [false, true]) {
       await page.keyboard.type(await codeFromOutbox(demo, '+966501234567'), { delay: 30 });
       const token = await receipt;
       await untilStep(demo.page, widget, 'success');
+      // Checked for the method asked: a code is not a face, and a refusal does not use the receipt up.
+      assert.deepEqual(await hostChecksReceipt(demo, token, 'face'), { accepted: false, reason: 'wrong_method' });
       const checked = await hostChecksReceipt(demo, token);
       assert.equal(checked.accepted, true);
       assert.deepEqual([checked.claims?.sub, checked.claims?.mth], ['sara', 'otp']);

@@ -11,30 +11,30 @@ describe('receipts', () => {
   it('accepts a good receipt once, then refuses the replay', async () => {
     const store = new MemoryStore();
     const token = await signReceipt(claims(), SECRET);
-    assert.equal((await verifyReceipt(token, { secret: SECRET, store })).sub, 'alice');
-    await assert.rejects(verifyReceipt(token, { secret: SECRET, store }), { name: 'ReceiptError', reason: 'replayed' });
+    assert.equal((await verifyReceipt(token, { secret: SECRET, store, anyUser: true })).sub, 'alice');
+    await assert.rejects(verifyReceipt(token, { secret: SECRET, store, anyUser: true }), { name: 'ReceiptError', reason: 'replayed' });
   });
 
   it('refuses an expired receipt', async () => {
     const token = await signReceipt(claims({ iat: now - 600, exp: now - 300 }), SECRET);
-    await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore() }), { reason: 'expired' });
+    await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore(), anyUser: true }), { reason: 'expired' });
   });
 
   it('refuses a forged receipt: claims changed, signature kept', async () => {
     const token = await signReceipt(claims(), SECRET);
     const [, signature] = token.split('.');
     const forged = `${Buffer.from(JSON.stringify(claims({ sub: 'mallory' }))).toString('base64url')}.${signature}`;
-    await assert.rejects(verifyReceipt(forged, { secret: SECRET, store: new MemoryStore() }), { reason: 'bad_signature' });
+    await assert.rejects(verifyReceipt(forged, { secret: SECRET, store: new MemoryStore(), anyUser: true }), { reason: 'bad_signature' });
   });
 
   it('refuses a receipt signed with another secret', async () => {
     const token = await signReceipt(claims(), 'another-secret-another-secret-0123456789');
-    await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore() }), { reason: 'bad_signature' });
+    await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore(), anyUser: true }), { reason: 'bad_signature' });
   });
 
   it('refuses garbage', async () => {
     for (const token of ['', 'abc', 'a.b.c', '.', 42, null, 'x'.repeat(5000), '!!!.???']) {
-      await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore() }), { name: 'ReceiptError' });
+      await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore(), anyUser: true }), { name: 'ReceiptError' });
     }
   });
 
@@ -42,10 +42,35 @@ describe('receipts', () => {
     const store = new MemoryStore();
     const otp = await signReceipt(claims({ mth: 'otp', idh: await hashIdentifier('+966501234567', SECRET) }), SECRET);
     await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, user: 'bob' }), { reason: 'wrong_user' });
-    await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, method: 'voice' }), { reason: 'wrong_method' });
-    await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, identifier: '+966509999999' }), { reason: 'wrong_identifier' });
+    await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, method: 'voice', anyUser: true }), { reason: 'wrong_method' });
+    await assert.rejects(verifyReceipt(otp, { secret: SECRET, store, identifier: '+966509999999', anyUser: true }), { reason: 'wrong_identifier' });
     // A refusal does not use the receipt up.
     assert.equal((await verifyReceipt(otp, { secret: SECRET, store, user: 'alice', method: 'otp', identifier: '+966501234567' })).mth, 'otp');
+  });
+
+  it('has one accepted spelling: strict base64url, no padding, no whitespace, no other bits', async () => {
+    const token = await signReceipt(claims(), SECRET);
+    const [payload, signature] = token.split('.') as [string, string];
+    // 43 letters carry 258 bits for a 32-byte signature: flipping a spare bit spells the same bytes otherwise.
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const alias = signature.slice(0, -1) + ALPHABET[ALPHABET.indexOf(signature.at(-1)!) ^ 1];
+    assert.ok(Buffer.from(alias, 'base64url').equals(Buffer.from(signature, 'base64url')));
+    for (const spelling of [`${payload}.${signature}=`, `${payload}=.${signature}`, ` ${token}`, `${token}\n`, `${payload}.${signature.replace(/-/g, '+').replace(/_/g, '/')}`, `${payload}.${alias}`]) {
+      await assert.rejects(verifyReceipt(spelling, { secret: SECRET, store: new MemoryStore(), anyUser: true }), { name: 'ReceiptError' }, JSON.stringify(spelling));
+    }
+    assert.equal((await verifyReceipt(token, { secret: SECRET, store: new MemoryStore(), anyUser: true })).sub, 'alice');
+  });
+
+  it('is refused unless the caller says whose it must be (user or session), or anyUser', async () => {
+    const token = await signReceipt(claims(), SECRET);
+    await assert.rejects(verifyReceipt(token, { secret: SECRET, store: new MemoryStore() }), TypeError);
+  });
+
+  it('binds a guest’s receipt to its session: the id the host’s getSessionId returns', async () => {
+    const store = new MemoryStore();
+    const guest = await signReceipt(claims({ sub: `session:${await hashIdentifier('session:sid-1', SECRET)}`, mth: 'otp' }), SECRET);
+    await assert.rejects(verifyReceipt(guest, { secret: SECRET, store, session: 'sid-2' }), { reason: 'wrong_user' });
+    assert.equal((await verifyReceipt(guest, { secret: SECRET, store, session: 'sid-1', method: 'otp' })).mth, 'otp');
   });
 
   it('refuses a short secret', async () => {

@@ -117,7 +117,7 @@ describe('two handler instances on one Redis', () => {
     const [a, b] = [instance(), instance()];
     await post(a, 'send-otp', { method: 'email', email: 'receipt@example.com' });
     const { receipt } = await (await post(a, 'verify-otp', { email: 'receipt@example.com', otp: emu.state.outbox.list('receipt@example.com')[0]!.code })).json();
-    assert.equal((await b.verifyReceipt(receipt)).mth, 'otp');
-    await assert.rejects(a.verifyReceipt(receipt), { reason: 'replayed' });
+    assert.equal((await b.verifyReceipt(receipt, { session: 'one' })).mth, 'otp');
+    await assert.rejects(a.verifyReceipt(receipt, { session: 'one' }), { reason: 'replayed' });
   });
 });

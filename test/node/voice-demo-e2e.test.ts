@@ -44,7 +44,7 @@ describe('<voice-verify> end to end through the demo, microphones fed by the fix
     assert.equal(await speakAndSend(demo.page, 'enroll'), 'enrolled');
     const outcome = await speakAndSend(demo.page, 'verify');
     assert.match(outcome, /^success:/);
-    const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length));
+    const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length), 'voice');
     assert.deepEqual([checked.accepted, checked.claims?.sub, checked.claims?.mth], [true, 'omar', 'voice']);
   });
 
