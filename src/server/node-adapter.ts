@@ -3,7 +3,6 @@
  * signature). The request's `signal` aborts when the client goes away, so handlers can stop work.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { FetchHandler } from './http.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -14,9 +13,16 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    handler(toRequest(req, controller.signal), { clientIp: req.socket.remoteAddress ?? null })
-      .then((response) => writeResponse(response, res))
+    const body = requestBody(req);
+    handler(toRequest(req, controller.signal, body.stream), { clientIp: req.socket.remoteAddress ?? null })
+      .then((response) => {
+        // Answered before the body was read (refused early): the rest is read and dropped, so that
+        // the next request on this kept-alive connection is parsed from where it starts.
+        body.drain();
+        return writeResponse(response, res);
+      })
       .catch((error: unknown) => {
+        body.drain();
         if (next) return next(error);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
         res.end('Internal error');
@@ -24,7 +30,46 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
   };
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+/** Past this much unread body, an early answer closes the connection rather than read it all. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * The request body as a web stream that the handler may cancel (a body over its cap) without the
+ * socket being destroyed under a kept-alive connection, and that `drain` empties when the handler
+ * is done with it.
+ */
+function requestBody(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; drain(): void } {
+  let dropping = false;
+  let dropped = 0;
+  const drop = (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > DRAIN_LIMIT) req.socket.destroySoon?.() ?? req.destroy();
+  };
+  const drain = () => {
+    if (dropping || req.complete) return;
+    dropping = true;
+    req.removeAllListeners('data');
+    req.on('data', drop);
+    req.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.on('end', () => !dropping && controller.close());
+      req.on('error', (error) => !dropping && controller.error(error));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel: drain,
+  });
+  return { stream, drain };
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array>): Request {
   const host = req.headers.host ?? 'localhost';
   // Behind Express, `originalUrl` keeps the mount path that `url` has lost.
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
@@ -38,7 +83,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     method: req.method,
     headers,
     signal,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? body : undefined,
     // Node's fetch needs this to accept a streaming body.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit);
