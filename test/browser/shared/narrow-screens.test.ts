@@ -68,6 +68,7 @@ for (const width of [232, 320, 390, 640, 1280]) {
         await element.updateComplete;
         fits(element, width, 'contact');
         await sendTo(element);
+        await waitUntil(() => element.shadowRoot!.querySelectorAll('.digit').length === 8, 'eight boxes, from the send answer');
         fits(element, width, 'code');
         enterCode(element, '12345678');
         await waitUntil(() => codeMessage(element).textContent!.trim(), 'the wrong code is said');
