@@ -137,9 +137,12 @@ export abstract class VerifyElement extends LitElement {
       // Older engines without CustomStateSet: the property and the event still tell the step.
     }
     this.dispatchEvent(new VerifyStepChangeEvent({ step, previous }));
-    // The first step does not steal focus from the page; later ones follow the person.
+    // Focus follows the person through the steps; it is never taken from elsewhere on the page
+    // (the first step, or a step reached on its own while they type in another field or widget).
+    const page = document.activeElement;
+    const following = this.matches(':focus-within') || !page || page === document.body;
     // After this update, so that what focus changes renders in an update of its own.
-    if (previous !== null) void this.updateComplete.then(() => this.focusTarget()?.focus());
+    if (previous !== null && following) void this.updateComplete.then(() => this.focusTarget()?.focus());
   }
 
   formResetCallback(): void {

@@ -55,10 +55,10 @@ describe('demo server (npm start)', () => {
     assert.equal((await ask('/api/verify/send-otp', { method: 'email', email: 'sara@example.com' })).sent, true);
     const { messages } = await ask('/__emulator/messages?to=sara%40example.com');
     const { receipt } = await ask('/api/verify/verify-otp', { email: 'sara@example.com', otp: messages[0].code });
-    const accepted = await ask('/demo/receipt', { receipt });
+    const accepted = await ask('/demo/receipt', { receipt, method: 'otp' });
     assert.equal(accepted.accepted, true);
     assert.equal(accepted.claims.sub, 'sara');
-    assert.deepEqual(await ask('/demo/receipt', { receipt }), { accepted: false, reason: 'replayed' });
+    assert.deepEqual(await ask('/demo/receipt', { receipt, method: 'otp' }), { accepted: false, reason: 'replayed' });
   });
 
   it('passes outbox messages through to the page, live', async () => {

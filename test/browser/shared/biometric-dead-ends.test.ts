@@ -95,6 +95,21 @@ describe('face and voice: no dead ends', () => {
     });
   }
 
+  it('a widget that stops on its own (config arrived) leaves focus where the person is typing', async () => {
+    host = accountHost({ enrolled: null }).host;
+    const field = document.body.appendChild(Object.assign(document.createElement('input'), { type: 'text' }));
+    field.focus();
+    try {
+      const element = await faceFixture();
+      await untilFaceStep(element, 'failure');
+      await element.updateComplete;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(document.activeElement).to.equal(field);
+    } finally {
+      field.remove();
+    }
+  });
+
   it('where the host does not register, "Check again" goes on once something is registered', async () => {
     const account = accountHost({ enrolled: { face: false, voice: false }, canEnroll: false });
     host = account.host;
