@@ -127,7 +127,8 @@ export class OtpVerify extends VerifyElement {
   }
 
   protected override configured(config: ConfigResponse): void {
-    this.codeField.length = config.codeLength;
+    // A config that arrives after a send was answered must not undo the length that answer gave.
+    if (this.step === 'contact') this.codeField.length = config.codeLength;
     this.#resume(config.pending);
   }
 
