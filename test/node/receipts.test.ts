@@ -55,7 +55,8 @@ describe('receipts', () => {
     const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const alias = signature.slice(0, -1) + ALPHABET[ALPHABET.indexOf(signature.at(-1)!) ^ 1];
     assert.ok(Buffer.from(alias, 'base64url').equals(Buffer.from(signature, 'base64url')));
-    for (const spelling of [`${payload}.${signature}=`, `${payload}=.${signature}`, ` ${token}`, `${token}\n`, `${payload}.${signature.replace(/-/g, '+').replace(/_/g, '/')}`, `${payload}.${alias}`]) {
+    // (The +/ spelling is the token itself when the signature holds neither - nor _.)
+    for (const spelling of [`${payload}.${signature}=`, `${payload}=.${signature}`, ` ${token}`, `${token}\n`, `${payload}.${signature.replace(/-/g, '+').replace(/_/g, '/')}`, `${payload}.${alias}`].filter((s) => s !== token)) {
       await assert.rejects(verifyReceipt(spelling, { secret: SECRET, store: new MemoryStore(), anyUser: true }), { name: 'ReceiptError' }, JSON.stringify(spelling));
     }
     assert.equal((await verifyReceipt(token, { secret: SECRET, store: new MemoryStore(), anyUser: true })).sub, 'alice');
