@@ -69,8 +69,9 @@ export abstract class BiometricElement extends VerifyElement {
       canEnroll: this.config?.canEnroll ?? false,
       enroll: () => {
         this.mode = 'enroll';
-        this.#restart();
+        // Registering may itself wait on the account (a code verified first): the config says.
         if (this.config) this.configured(this.config);
+        else this.#restart();
       },
       recheck: () => void this.loadConfig(),
     };

@@ -43,7 +43,7 @@ function requestBody(req: IncomingMessage): { stream: ReadableStream<Uint8Array>
   let dropped = 0;
   const drop = (chunk: Buffer) => {
     dropped += chunk.byteLength;
-    if (dropped > DRAIN_LIMIT) req.socket.destroySoon?.() ?? req.destroy();
+    if (dropped > DRAIN_LIMIT) req.destroy();
   };
   const drain = () => {
     if (dropping || req.complete) return;

@@ -52,6 +52,11 @@ export async function hashIdentifier(identifier: string, secret: string): Promis
   return toBase64Url(hmac(secret, `identifier:${identifier}`).subarray(0, 16));
 }
 
+/** A keyed hash of a browser session id: what store keys and a guest's receipt (`session:<hash>`) carry. */
+export function hashSession(sessionId: string, secret: string): Promise<string> {
+  return hashIdentifier(`session:${sessionId}`, secret);
+}
+
 export async function signReceipt(claims: ReceiptClaims, secret: string): Promise<string> {
   const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
   return `${payload}.${toBase64Url(hmac(secret, payload))}`;
@@ -109,7 +114,7 @@ export async function verifyReceipt(token: unknown, options: VerifyReceiptOption
   const skew = options.clockSkewSeconds ?? 5;
   if (claims.exp + skew < now) throw new ReceiptError('expired');
   if (claims.iat - skew > now) throw new ReceiptError('not_yet_valid');
-  const subjects = [options.user, options.session === undefined ? undefined : `session:${await hashIdentifier(`session:${options.session}`, options.secret)}`];
+  const subjects = [options.user, options.session === undefined ? undefined : `session:${await hashSession(options.session, options.secret)}`];
   if (!options.anyUser && !subjects.includes(claims.sub)) throw new ReceiptError('wrong_user');
   if (options.method !== undefined && claims.mth !== options.method) throw new ReceiptError('wrong_method');
   if (options.identifier !== undefined && claims.idh !== (await hashIdentifier(options.identifier, options.secret))) {

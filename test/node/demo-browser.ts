@@ -64,7 +64,7 @@ export function microphoneFrom(audio: string): string[] {
 }
 
 /** The code the emulator "sent" to this phone or email, read from the outbox as a person reads their phone. */
-export async function codeFromOutbox(demo: Demo, to: string): Promise<string> {
+export async function codeFromOutbox(demo: Pick<Demo, 'url'>, to: string): Promise<string> {
   const response = await fetch(`${demo.url}__emulator/messages?to=${encodeURIComponent(to)}`);
   const { messages } = (await response.json()) as { messages: { code: string }[] };
   if (!messages[0]) throw new Error(`no message to ${to}`);
@@ -102,10 +102,9 @@ export async function passCodeInDemo(page: Page): Promise<void> {
   await ((await shadow('#email')) as any).type(email);
   await page.keyboard.press('Enter');
   await untilStep(page, 'otp-verify', 'code');
-  const outbox = await fetch(`${new URL(page.url()).origin}/__emulator/messages?to=${encodeURIComponent(email)}`);
-  const { messages } = (await outbox.json()) as { messages: { code: string }[] };
+  const code = await codeFromOutbox({ url: new URL('/', page.url()).href }, email);
   await page.evaluate(() => document.querySelector<any>('otp-verify').querySelector('input[slot="code"]').focus());
-  await page.keyboard.type(messages[0]!.code);
+  await page.keyboard.type(code);
   await untilStep(page, 'otp-verify', 'success');
 }
 

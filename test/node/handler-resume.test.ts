@@ -34,6 +34,10 @@ describe('handler: a session comes back to its pending code', () => {
         written.push(`${key}=${value}`);
         return super.claim(key, seconds, value);
       }
+      override set(key: string, seconds: number, value: string) {
+        written.push(`${key}=${value}`);
+        return super.set(key, seconds, value);
+      }
     })();
     const t = await setup({ store });
     try {

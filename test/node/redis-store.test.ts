@@ -45,6 +45,14 @@ for (const [name, make] of stores) {
       assert.deepEqual(results.map((r) => r.count).sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1));
     });
 
+    it('sets a key whatever it held, for the seconds given', async () => {
+      const store = make();
+      await store.claim('over', 30, 'old');
+      await store.set('over', 60, 'new');
+      assert.equal(await store.get('over'), 'new');
+      assert.equal((await store.claim('over', 5)).ttl > 30, true);
+    });
+
     it('takes a key once: of concurrent takers, one gets the value', async () => {
       const store = make();
       await store.claim('once', 30, 'sms');

@@ -1,6 +1,6 @@
 /** One request as the routes see it: checked origin, capped body, and who is asking. */
 import { HttpError, readJsonObject, type RequestInfo } from '../http.js';
-import { hashIdentifier } from '../receipts.js';
+import { hashIdentifier, hashSession } from '../receipts.js';
 import { forwardedFor, networkOf } from './client-address.js';
 import { fail } from './errors.js';
 import type { ResolvedOptions } from './options.js';
@@ -59,7 +59,7 @@ export class RequestContext {
   sessionOrNull(): Promise<string | null> {
     this.#session ??= (async () => {
       const id = (await this.options.getSessionId?.(this.request)) ?? (await this.user());
-      return id ? hashIdentifier(`session:${id}`, this.options.receiptSecret) : null;
+      return id ? hashSession(id, this.options.receiptSecret) : null;
     })();
     return this.#session;
   }

@@ -9,9 +9,7 @@ const proofKey = async (ctx: RequestContext, user: string) => `proof:${await ctx
 
 /** After a code verified by a signed-in user: the proof, fresh for the next minutes. */
 export async function recordProof(ctx: RequestContext, user: string): Promise<void> {
-  const key = await proofKey(ctx, user);
-  await ctx.options.store.delete(key);
-  await ctx.options.store.claim(key, ctx.options.enrollProofSeconds);
+  await ctx.options.store.set(await proofKey(ctx, user), ctx.options.enrollProofSeconds, '1');
 }
 
 export async function hasProof(ctx: RequestContext, user: string): Promise<boolean> {

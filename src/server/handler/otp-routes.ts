@@ -7,7 +7,7 @@ import type { ServiceClient } from '../service-client.js';
 import { asciiDigits } from '../../internal/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
-import { readPending, savePending } from './pending.js';
+import { clearPending, readPending, savePending } from './pending.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError } from './errors.js';
 import type { Window } from './options.js';
@@ -86,8 +86,8 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   }
 
   // Recorded before the send, so that a code delivered after a timeout can still be entered.
-  const previous = await store.take(challenge);
-  await store.claim(challenge, limits.challengeSeconds, method);
+  const previous = await store.get(challenge);
+  await store.set(challenge, limits.challengeSeconds, method);
   await savePending(ctx, session, { method, identifier, sentAt: Date.now() });
   const fallbackEmail = method === 'email' ? null : await options.getFallbackEmail?.(await ctx.user(), ctx.request);
   try {
@@ -105,10 +105,12 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     // An ambiguous failure keeps the cooldown and the challenge: the code may have gone out, and a
     // second send would be charged twice. A certain refusal gives everything back.
     if (certainlyNotSent(error)) {
-      await Promise.all([store.delete(cooldownKey), store.delete(challenge), ...spent.map((key) => store.decrement(key))]);
-      if (previous !== null) await store.claim(challenge, limits.challengeSeconds, previous);
-      // The service's own wait is the one to tell; until it ends, this session's sends wait here.
-      if (error.code === 'rate_limited' && error.retryAfter) await store.claim(cooldownKey, error.retryAfter);
+      await Promise.all([
+        previous === null ? store.delete(challenge) : store.set(challenge, limits.challengeSeconds, previous),
+        // The service's own wait is the one to tell; until it ends, this session's sends wait here.
+        error.code === 'rate_limited' && error.retryAfter ? store.set(cooldownKey, error.retryAfter, '1') : store.delete(cooldownKey),
+        ...spent.map((key) => store.decrement(key)),
+      ]);
     } else {
       await store.delete(`attempts:${id}`);
     }
@@ -162,7 +164,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   // even from a service that would accept a code twice.
   if ((await store.take(challenge)) === null) fail('code_expired', 'This code has expired. Please request a new one.');
   await store.delete(`attempts:${id}`);
-  await store.delete(`pending:${session}`);
+  await clearPending(ctx, session);
   deps.learnCodeLength(otp.length);
   const user = await ctx.user();
   if (user) await recordProof(ctx, user);

@@ -52,8 +52,12 @@ async function open(secret: string, text: string): Promise<Pending | null> {
 
 export async function savePending(ctx: RequestContext, session: string, pending: Pending): Promise<void> {
   const { store, limits, receiptSecret } = ctx.options;
-  await store.delete(`pending:${session}`);
-  await store.claim(`pending:${session}`, limits.challengeSeconds, await seal(receiptSecret, pending));
+  await store.set(`pending:${session}`, limits.challengeSeconds, await seal(receiptSecret, pending));
+}
+
+/** Once its code is verified, nothing is pending any more. */
+export async function clearPending(ctx: RequestContext, session: string): Promise<void> {
+  await ctx.options.store.delete(`pending:${session}`);
 }
 
 /** The session's pending code, while its challenge can still be verified. */

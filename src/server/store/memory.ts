@@ -43,6 +43,10 @@ export class MemoryStore implements VerifyStore {
     return { claimed: true, ttl: seconds };
   }
 
+  async set(key: string, seconds: number, value: string) {
+    this.#entries.set(key, { value, expiresAt: this.now() + seconds * 1000 });
+  }
+
   async decrement(key: string) {
     const entry = this.#live(key);
     if (entry && Number(entry.value) > 0) entry.value = String(Number(entry.value) - 1);

@@ -56,6 +56,10 @@ export class RedisStore implements VerifyStore {
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
   }
 
+  async set(key: string, seconds: number, value: string) {
+    await this.redis.set(this.#prefix + key, value, 'EX', Math.max(1, Math.ceil(seconds)));
+  }
+
   async decrement(key: string) {
     await this.redis.eval(DECREMENT, 1, this.#prefix + key);
   }

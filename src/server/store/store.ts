@@ -13,6 +13,8 @@ export interface VerifyStore {
    * seconds the key still lives.
    */
   claim(key: string, seconds: number, value?: string): Promise<{ claimed: boolean; ttl: number }>;
+  /** Sets `key` to `value` for `seconds`, whatever it held before. */
+  set(key: string, seconds: number, value: string): Promise<void>;
   /** Subtracts 1 from a live counter, keeping its window: a request that turned out to cost nothing. */
   decrement(key: string): Promise<void>;
   get(key: string): Promise<string | null>;

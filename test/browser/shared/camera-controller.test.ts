@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { CameraController } from '../../../src/internal/camera-controller.js';
 import { DeviceError } from '../../../src/internal/device-controller.js';
+import { restoreGetUserMedia } from '../support/media.js';
 
 class CameraHost extends LitElement {
   camera = new CameraController(this);
@@ -9,9 +10,8 @@ class CameraHost extends LitElement {
 customElements.define('camera-host', CameraHost);
 
 describe('CameraController', () => {
-  const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
+  const originalGetUserMedia = restoreGetUserMedia();
   afterEach(() => {
-    navigator.mediaDevices.getUserMedia = originalGetUserMedia;
     Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
   });
 

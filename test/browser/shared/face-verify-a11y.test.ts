@@ -2,6 +2,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
 import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
 import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
+import { restoreGetUserMedia } from '../support/media.js';
 
 async function toPreview(element: FaceVerify) {
   faceButton(element, 'submit').click();
@@ -53,11 +54,8 @@ const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
 for (const lang of ['en', 'ar']) {
   describe(`<face-verify> accessibility (${lang})`, () => {
     let host: ReturnType<typeof fakeHost>;
-    const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
-    afterEach(() => {
-      host?.stop();
-      navigator.mediaDevices.getUserMedia = originalGetUserMedia;
-    });
+    restoreGetUserMedia();
+    afterEach(() => host?.stop());
     for (const [name, drive] of STEPS) {
       it(`axe finds no violation at ${name}`, async () => {
         host = fakeHost({

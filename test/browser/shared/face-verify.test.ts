@@ -1,16 +1,14 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
 import { faceButton, faceFixture, shootAndSend, untilFaceStep } from '../support/face.js';
+import { restoreGetUserMedia } from '../support/media.js';
 
 const verifiedFace = () => ({ body: { verified: true, method: 'face', receipt: 'face.receipt', expiresAt: null } });
 
 describe('<face-verify>', () => {
   let host: ReturnType<typeof fakeHost>;
-  const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
-  afterEach(() => {
-    host?.stop();
-    navigator.mediaDevices.getUserMedia = originalGetUserMedia;
-  });
+  restoreGetUserMedia();
+  afterEach(() => host?.stop());
 
   it('primes, opens the camera only when asked, takes a photo with the shutter, and uploads it', async () => {
     host = fakeHost({ 'verify-by-face': () => verifiedFace() });

@@ -10,6 +10,7 @@ import { codeMessage, enterCode, otpFixture, sendTo, untilStep } from '../suppor
 import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
 import { untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
+import { restoreGetUserMedia } from '../support/media.js';
 
 /** The part of an element's box that shows: cut by any ancestor inside the card that clips. */
 function shown(node: Element, card: Element): { left: number; right: number; width: number } {
@@ -55,11 +56,8 @@ for (const width of [232, 320, 390, 640, 1280]) {
     describe(`at ${width} px (${lang}, ${lang === 'ar' ? 'dark' : 'light'})`, function () {
       this.timeout(40_000);
       let host: ReturnType<typeof fakeHost>;
-      const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
-      afterEach(() => {
-        host?.stop();
-        navigator.mediaDevices.getUserMedia = originalGetUserMedia;
-      });
+      restoreGetUserMedia();
+      afterEach(() => host?.stop());
 
       it('<otp-verify>: contact, code (8 boxes), wrong code, failure', async () => {
         host = fakeHost({ 'send-otp': () => ({ body: { ...sent().body, codeLength: 8 } }), 'verify-otp': () => failure(422, 'wrong_code', { attemptsLeft: 2 }) });

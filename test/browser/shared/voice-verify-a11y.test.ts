@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
 import { untilVoiceStep, voiceButton, voiceFixture } from '../support/voice.js';
 import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
+import { restoreGetUserMedia } from '../support/media.js';
 
 const toReady = async (element: VoiceVerify) => {
   voiceButton(element, 'submit').click();
@@ -50,11 +51,8 @@ for (const lang of ['en', 'ar']) {
   describe(`<voice-verify> accessibility (${lang})`, function () {
     this.timeout(30_000);
     let host: ReturnType<typeof fakeHost>;
-    const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
-    afterEach(() => {
-      host?.stop();
-      navigator.mediaDevices.getUserMedia = originalGetUserMedia;
-    });
+    restoreGetUserMedia();
+    afterEach(() => host?.stop());
     for (const [name, attributes, drive] of STEPS) {
       it(`axe finds no violation at ${name}`, async () => {
         host = fakeHost({

@@ -2,6 +2,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
 import { readWav, untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
 import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
+import { restoreGetUserMedia } from '../support/media.js';
 
 /** What the element holds, for tests: its microphone controller. */
 const microphoneOf = (element: VoiceVerify) => (element as unknown as { microphone: { stream: MediaStream | null; context: AudioContext | null } }).microphone;
@@ -9,11 +10,8 @@ const microphoneOf = (element: VoiceVerify) => (element as unknown as { micropho
 describe('<voice-verify>', function () {
   this.timeout(40_000);
   let host: ReturnType<typeof fakeHost>;
-  const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
-  afterEach(() => {
-    host?.stop();
-    navigator.mediaDevices.getUserMedia = originalGetUserMedia;
-  });
+  const originalGetUserMedia = restoreGetUserMedia();
+  afterEach(() => host?.stop());
 
   it('primes, shows fresh digits to read, records with a meter and a countdown, stops at the maximum, and uploads a 16 kHz mono WAV', async () => {
     host = fakeHost({ 'verify-by-voice': () => ({ body: { verified: true, method: 'voice', receipt: 'voice.receipt', expiresAt: null } }) });

@@ -1,11 +1,11 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
 import { untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
+import { restoreGetUserMedia } from '../support/media.js';
 
 describe('<voice-verify> warnings while recording', function () {
   this.timeout(30_000);
-  const originalGetUserMedia = navigator.mediaDevices.getUserMedia;
-  afterEach(() => (navigator.mediaDevices.getUserMedia = originalGetUserMedia));
+  restoreGetUserMedia();
 
   it('a microphone without speech: "no speech" is shown and said in the live region, then the gate refuses the recording', async () => {
     // A live stream that carries nothing, as a muted microphone gives. Firefox plays no such stream

@@ -150,3 +150,15 @@ export function zeroCrossingRate(samples: Float32Array, sampleRate: number): num
 export function stopAll(stream: MediaStream): void {
   for (const track of stream.getTracks()) track.stop();
 }
+
+/**
+ * For tests that stub `navigator.mediaDevices.getUserMedia`: puts the real one back after each test
+ * of the enclosing suite, and returns it.
+ */
+export function restoreGetUserMedia(): MediaDevices['getUserMedia'] {
+  const real = navigator.mediaDevices.getUserMedia;
+  afterEach(() => {
+    navigator.mediaDevices.getUserMedia = real;
+  });
+  return real;
+}
