@@ -12,6 +12,7 @@ const handler = createVerifyHandler({
   apiKey,
   basePath: '/verify',
   receiptSecret: 'bench-secret-bench-secret-bench-secret',
+  allowedCountries: ['SA'],
   getUser: () => null,
   getSessionId: () => 'bench-session',
   // Limits out of the way: this measures the work of a request, not the refusal of one.

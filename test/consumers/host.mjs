@@ -21,6 +21,7 @@ export async function startHost({ root, cdn }) {
       apiKey: DEVELOPMENT_KEY,
       basePath: '/api/verify',
       receiptSecret: randomBytes(32).toString('hex'),
+      allowedCountries: ['SA'],
       getUser: () => 'consumer',
       getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
       saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),

@@ -247,6 +247,40 @@ for (const [backend, open] of backends) {
         await proxied.close();
       }
     });
+
+    it('6. countries closed by default: sms and whatsapp need allowedCountries; premium, VOIP, shared-cost, toll-free and landline numbers are refused', async () => {
+      // Start-up fails without the list when a phone channel is on, and with a list that names no country.
+      await assert.rejects(open({ allowedCountries: undefined }), /allowedCountries is required when sms or whatsapp is allowed/);
+      await assert.rejects(open({ allowedCountries: [] }), /ISO 3166 alpha-2/);
+      await assert.rejects(open({ allowedCountries: ['SA', 'KSA'] }), /"KSA" is not one/);
+      const emailOnly = await open({ allowedCountries: undefined, allowedChannels: ['email'] });
+      await emailOnly.close();
+
+      const t = await open({ allowedCountries: ['sa', 'GB', 'US'], limits: { resendCooldownSeconds: 0 } });
+      try {
+        assert.deepEqual((await t.call('config')).json.countries, ['SA', 'GB', 'US']);
+        const refused = {
+          '+971501234567': 'Numbers from this country are not accepted.',
+          '+449098790000': 'Enter a mobile number.', // premium rate
+          '+445612345678': 'Enter a mobile number.', // VOIP
+          '+966920000000': 'Enter a mobile number.', // shared cost
+          '+18005551234': 'Enter a mobile number.', // toll free
+          '+447012345678': 'Enter a mobile number.', // personal number, forwarded anywhere
+          '+966112345678': 'Enter a mobile number.', // landline
+        };
+        for (const [phone, message] of Object.entries(refused)) {
+          for (const method of ['sms', 'whatsapp']) {
+            const res = await t.call('send-otp', { method, phone }, { session: `c-${phone}` });
+            assert.equal(res.status, 400, `${method} ${phone}`);
+            assert.deepEqual([res.json.error.code, res.json.error.field, res.json.error.message], ['invalid_input', 'phone', message], `${method} ${phone}`);
+          }
+        }
+        assert.equal(t.calls('send-otp'), 0, 'nothing refused reached the service');
+        for (const phone of ['+966501234567', '+447400123456']) assert.equal((await t.call('send-otp', { method: 'sms', phone }, { session: `m-${phone}` })).status, 200, phone);
+      } finally {
+        await t.close();
+      }
+    });
   });
 }
 

@@ -28,6 +28,7 @@ describe('handler adapters', () => {
       apiKey: KEY,
       basePath,
       receiptSecret: SECRET,
+      allowedCountries: ['SA'],
       getUser: () => null,
       getSessionId: (request) => request.headers.get('cookie')?.match(/sid=(\w+)/)?.[1] ?? null,
       limits: { resendCooldownSeconds: 0, sendsPerIp: { max: 2, windowSeconds: 600 } },

@@ -32,6 +32,7 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
     apiKey: KEY,
     basePath: '/verify',
     receiptSecret: SECRET,
+    allowedCountries: ['SA', 'AE'],
     getUser: (request) => request.headers.get('x-test-user'),
     getSessionId: (request) => request.headers.get('x-test-session'),
     getClientIp: (request) => request.headers.get('x-test-ip') ?? '127.0.0.1',
@@ -44,7 +45,14 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
     log: (entry) => logs.push(entry),
     ...overrides,
   });
-  const handlers = Array.from({ length: instances }, make);
+  let handlers: ReturnType<typeof make>[];
+  try {
+    handlers = Array.from({ length: instances }, make);
+  } catch (error) {
+    // Options refused at start-up: nothing is left running.
+    await emu.close();
+    throw error;
+  }
   const handler = handlers[0]!;
   let turn = 0;
 

@@ -96,6 +96,7 @@ describe('two handler instances on one Redis', () => {
       apiKey: KEY,
       basePath: '/verify',
       receiptSecret: SECRET,
+      allowedCountries: ['SA'],
       getUser: () => null,
       getSessionId: (request) => request.headers.get('x-test-session'),
       getClientIp: () => '127.0.0.1',

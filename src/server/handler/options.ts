@@ -1,5 +1,6 @@
 /** What a host configures, with the defaults that keep it safe when it configures little. */
 import { OTP_CHANNELS, type BiometricKind, type OtpChannel, type VerificationMethod } from '../../internal/protocol.js';
+import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { assertSecret } from '../receipts.js';
 import { MemoryStore } from '../store/memory.js';
 import type { VerifyStore } from '../store/store.js';
@@ -96,7 +97,10 @@ export interface VerifyHandlerOptions {
   allowReenrollment?: boolean;
   /** Channels offered; all three by default. */
   allowedChannels?: OtpChannel[];
-  /** ISO 3166 alpha-2 countries phones may belong to; any by default. */
+  /**
+   * ISO 3166 alpha-2 countries phones may belong to, such as `['SA']`. Required when SMS or WhatsApp
+   * is allowed: an open list is how SMS pumping reaches premium ranges abroad.
+   */
   allowedCountries?: string[];
   /** The service template per widget language, or one id for all; `{en: 1, ar: 2}` by default. */
   templateId?: number | Record<string, number>;
@@ -156,6 +160,7 @@ export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
   if (allowedChannels.length === 0 || allowedChannels.some((c) => !OTP_CHANNELS.includes(c))) {
     throw new TypeError(`allowedChannels takes some of ${OTP_CHANNELS.join(', ')}`);
   }
+  const allowedCountries = checkCountries(options.allowedCountries, allowedChannels);
   const codeLength = options.codeLength ?? null;
   if (codeLength !== null && !(Number.isInteger(codeLength) && codeLength >= 4 && codeLength <= 8)) {
     throw new TypeError('codeLength must be 4 to 8');
@@ -166,7 +171,7 @@ export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     store: options.store ?? new MemoryStore(),
     allowedChannels,
-    allowedCountries: options.allowedCountries?.map((c) => c.toUpperCase()),
+    allowedCountries,
     fallbackChannel: options.fallbackChannel !== undefined ? options.fallbackChannel : allowedChannels.includes('email') ? 'email' : null,
     receiptSeconds: options.receiptSeconds ?? 120,
     enrollProofSeconds: options.enrollProofSeconds ?? 300,
@@ -176,4 +181,19 @@ export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
       console.warn('verify handler: requests come with no client address, so per-IP send limits are off. Pass { clientIp } to the handler, or set getClientIp or trustProxy.'),
     ),
   };
+}
+
+function checkCountries(countries: string[] | undefined, channels: OtpChannel[]): string[] | undefined {
+  if (countries === undefined) {
+    if (channels.some((c) => c !== 'email')) {
+      throw new TypeError("allowedCountries is required when sms or whatsapp is allowed: list the countries you send codes to, such as ['SA'] (or allow only email)");
+    }
+    return undefined;
+  }
+  const codes = Array.isArray(countries) ? countries.map((c) => String(c).toUpperCase()) : [];
+  const unknown = codes.find((c) => !isSupportedCountry(c as CountryCode));
+  if (codes.length === 0 || unknown !== undefined) {
+    throw new TypeError(`allowedCountries takes ISO 3166 alpha-2 codes such as 'SA'${unknown !== undefined ? `; ${JSON.stringify(unknown)} is not one` : ''}`);
+  }
+  return codes;
 }
