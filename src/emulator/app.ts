@@ -53,7 +53,7 @@ async function serve(state: EmulatorState, request: Request, name: string, closi
     return { response: json(errorBody('Unauthorized'), 401) };
   }
   try {
-    const body = operation.method === 'POST' ? await readJsonObject(request, state.settings.maxBodyBytes) : {};
+    const body = operation.method === 'POST' ? await readJsonObject(request, { maxBytes: state.settings.maxBodyBytes }) : {};
     return operation.run(state, body);
   } catch (error) {
     if (error instanceof HttpError) return { response: json(errorBody(error.message), error.status) };

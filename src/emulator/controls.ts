@@ -23,7 +23,7 @@ export async function handleControl(state: EmulatorState, request: Request, path
 }
 
 async function control(state: EmulatorState, request: Request, route: string): Promise<Response> {
-  const body = () => readJsonObject(request, CONTROL_BODY_BYTES);
+  const body = () => readJsonObject(request, { maxBytes: CONTROL_BODY_BYTES });
   switch (route) {
     case 'GET /messages':
       return json({ messages: state.outbox.list(new URL(request.url).searchParams.get('to') ?? undefined) });

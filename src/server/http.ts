@@ -24,33 +24,55 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
+export interface BodyLimits {
+  maxBytes: number;
+  /** The whole body must have arrived by then (408), so a trickle holds nothing for long. */
+  timeoutMs?: number;
+  /** Deepest nesting of a JSON body, checked as the bytes arrive, before any parse. */
+  maxDepth?: number;
+}
+
 /**
- * Reads a body as text, refusing it with 413 as soon as it passes `maxBytes` — checked against the
- * declared length first, then while streaming, so that a huge body is never buffered or parsed.
+ * Reads a body as text, refusing it as soon as it passes `maxBytes` (413) — checked against the
+ * declared length first, then while streaming, so that a huge body is never buffered or parsed —
+ * or its deadline, or (for JSON) its depth.
  */
-export async function readCappedText(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length'));
-  if (declared > maxBytes) throw new HttpError(413, `The request body must not exceed ${maxBytes} bytes.`);
+export async function readCappedText(request: Request, { maxBytes, timeoutMs, maxDepth }: BodyLimits): Promise<string> {
+  const tooLarge = () => new HttpError(413, `The request body must not exceed ${maxBytes} bytes.`);
+  if (Number(request.headers.get('content-length')) > maxBytes) throw tooLarge();
   if (!request.body) return '';
   const reader = request.body.getReader();
+  const depth = maxDepth === undefined ? null : new JsonDepth(maxDepth);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    if (timeoutMs) timer = setTimeout(() => reject(new HttpError(408, 'The request body took too long to arrive.')), timeoutMs);
+  });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new HttpError(413, `The request body must not exceed ${maxBytes} bytes.`);
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), expired]);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw tooLarge();
+      if (depth && !depth.feed(value)) throw new HttpError(400, `The request body must not nest deeper than ${maxDepth}.`);
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The bodies here are flat objects: a little room, and no more, before depth is an attack. */
+const MAX_JSON_DEPTH = 8;
+
 /** Reads a JSON object body; anything else is a 400 with the reason. */
-export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
-  const text = await readCappedText(request, maxBytes);
+export async function readJsonObject(request: Request, limits: BodyLimits): Promise<Record<string, unknown>> {
+  const text = await readCappedText(request, { maxDepth: MAX_JSON_DEPTH, ...limits });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -61,4 +83,49 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
     throw new HttpError(400, 'The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENERS = new Set([0x5b, 0x7b]);
+const CLOSERS = new Set([0x5d, 0x7d]);
+
+/**
+ * How deep a JSON text nests, fed chunk by chunk: a deeply nested body is refused as it arrives,
+ * where JSON.parse would have built it whole and held the event loop for every other caller.
+ * Works on UTF-8 bytes, since every structural character is ASCII and no multi-byte sequence holds one.
+ */
+class JsonDepth {
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+
+  constructor(readonly max: number) {}
+
+  /** Whether the text so far stays within `max`. */
+  feed(bytes: Uint8Array): boolean {
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i]!;
+      if (this.#escaped) {
+        this.#escaped = false;
+      } else if (this.#inString) {
+        if (byte === BACKSLASH) this.#escaped = true;
+        else if (byte === QUOTE) this.#inString = false;
+        else {
+          // Long strings (a base64 sample) are skipped natively, to their next quote or backslash.
+          const quote = bytes.indexOf(QUOTE, i);
+          const backslash = bytes.indexOf(BACKSLASH, i);
+          const next = quote < 0 ? backslash : backslash < 0 ? quote : Math.min(quote, backslash);
+          i = (next < 0 ? bytes.length : next) - 1;
+        }
+      } else if (byte === QUOTE) {
+        this.#inString = true;
+      } else if (OPENERS.has(byte)) {
+        if (++this.#depth > this.max) return false;
+      } else if (CLOSERS.has(byte)) {
+        this.#depth--;
+      }
+    }
+    return true;
+  }
 }

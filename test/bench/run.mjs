@@ -20,4 +20,7 @@ console.log(formatBrowser(await measureBrowser(10)));
 console.log('\nHost handler (budget: its own work <= 1 ms at p99)');
 console.log(execFileSync(process.execPath, [here('./handler-overhead.mjs'), '2000'], { encoding: 'utf8' }).trim());
 
+console.log('\nHostile bodies (budget: other callers\' requests stay under 50 ms at p99 while they are refused)');
+console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500'], { encoding: 'utf8' }).trim());
+
 console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { MemoryStore, RedisStore, type VerifyHandlerOptions } from '../../src/server/index.js';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { networkOf } from '../../src/server/handler/client-address.js';
-import { codeSentTo, setup } from './handler-setup.js';
+import { codeSentTo, ORIGIN, setup } from './handler-setup.js';
 import { cameraCapture, microphoneCapture } from './helpers.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
@@ -32,6 +32,22 @@ async function victimGetsACode(t: Awaited<ReturnType<typeof setup>>, messages: n
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** A request body made of `chunks` pieces (endless without a number), each produced only when read, that counts how many were. */
+function trackedBody(piece: () => string | Promise<string>, chunks = Infinity) {
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (pulled >= chunks) return controller.close();
+        pulled++;
+        controller.enqueue(new TextEncoder().encode(await piece()));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, pulled: () => pulled };
+}
 
 for (const [backend, open] of backends) {
   describe(`handler under abuse (${backend})`, () => {
@@ -245,6 +261,55 @@ for (const [backend, open] of backends) {
         assert.deepEqual([await send2(1, '192.0.2.1, 198.51.100.20'), await send2(2, '192.0.2.2, 198.51.100.20'), await send2(3, '198.51.100.21')], [200, 429, 200]);
       } finally {
         await proxied.close();
+      }
+    });
+
+    it('7. who is calling is known before the body is read: no user, another origin, over the cap, a declared length too large', async () => {
+      const t = await open({ limits: { biometricAttempts: { max: 1, windowSeconds: 900 } } });
+      const post = async (route: string, headers: Record<string, string>) => {
+        const body = trackedBody(() => 'x'.repeat(64 * 1024));
+        const request = new Request(`${ORIGIN}/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers }, body: body.stream, duplex: 'half' } as RequestInit);
+        const res = await t.handler(request);
+        return [res.status, ((await res.json()) as { error: { code: string } }).error.code, body.pulled()];
+      };
+      try {
+        assert.deepEqual(await post('verify-by-face', {}), [401, 'unauthorized', 0]);
+        assert.deepEqual(await post('enroll-voice', { 'x-test-user': 'u' }), [403, 'proof_required', 0]);
+        assert.deepEqual(await post('verify-by-voice', { 'x-test-user': 'u', origin: 'https://evil.test' }), [403, 'forbidden', 0]);
+        assert.deepEqual(await post('verify-by-face', { 'x-test-user': 'u', 'content-length': String(5 * 1024 * 1024) }), [413, 'invalid_input', 0]);
+        assert.deepEqual(await post('send-otp', { 'content-length': String(9 * 1024) }), [413, 'invalid_input', 0]);
+        // One attempt spent on a real comparison (no match); the next caller over the cap uploads nothing.
+        t.references.set('u:face', cameraCapture('obama_1'));
+        assert.equal((await t.call('verify-by-face', { query_face_image: cameraCapture('biden_1') }, { user: 'u' })).json.error.code, 'no_match');
+        assert.deepEqual(await post('verify-by-face', { 'x-test-user': 'u' }), [429, 'rate_limited', 0]);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('7. a body that trickles past its deadline is refused (408) and a nested one as it arrives (400); neither costs the person an attempt', async () => {
+      const t = await open({ limits: { bodyReadSeconds: 1, biometricAttempts: { max: 2, windowSeconds: 900 } } });
+      t.references.set('u:face', cameraCapture('obama_1', 640, 90));
+      const post = (body: ReadableStream<Uint8Array>) =>
+        t.handler(new Request(`${ORIGIN}/verify/verify-by-face`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-test-user': 'u' }, body, duplex: 'half' } as RequestInit));
+      try {
+        const started = performance.now();
+        const trickle = trackedBody(async () => (await sleep(300), '{"query_face_image":"AAAA'));
+        const slow = await post(trickle.stream);
+        assert.deepEqual([slow.status, ((await slow.json()) as { error: { message: string } }).error.message], [408, 'The request body took too long to arrive.']);
+        assert.ok(performance.now() - started < 2500, 'refused at the deadline');
+        const nested = trackedBody(() => '['.repeat(64 * 1024), 64);
+        const deep = await post(nested.stream);
+        assert.equal(deep.status, 400);
+        assert.match(((await deep.json()) as { error: { message: string } }).error.message, /must not nest deeper than 8/);
+        assert.ok(nested.pulled() <= 2, `refused at the first chunk, not after 4 MB (${nested.pulled()} chunks read)`);
+        // Both attempts are still there: a comparison that fails, then one that passes.
+        for (const expected of ['no_match', 'verified']) {
+          const res = await t.call('verify-by-face', { query_face_image: cameraCapture(expected === 'verified' ? 'obama_1' : 'biden_1') }, { user: 'u' });
+          assert.equal(res.json.receipt ? 'verified' : res.json.error.code, expected);
+        }
+      } finally {
+        await t.close();
       }
     });
 

@@ -40,12 +40,37 @@ function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, va
   return value;
 }
 
+/**
+ * Counts an attempt before the sample is read, so a caller over the cap uploads nothing; the
+ * attempt is given back when the request ends without a comparison (`giveBack`).
+ */
 async function countAttempt(ctx: RequestContext, kind: BiometricKind, user: string) {
   const { biometricAttempts } = ctx.options.limits;
   const key = `bio:${kind}:${await ctx.hash(`user:${user}`)}`;
-  const { count, ttl } = await ctx.options.store.increment(key, biometricAttempts.windowSeconds);
+  const { store } = ctx.options;
+  const { count, ttl } = await store.increment(key, biometricAttempts.windowSeconds);
   if (count > biometricAttempts.max) fail('rate_limited', 'Too many attempts. Please try again later.', { retryAfter: ttl, attemptsLeft: 0 });
-  return { key, attemptsLeft: biometricAttempts.max - count };
+  return {
+    attemptsLeft: biometricAttempts.max - count,
+    giveBack: () => store.decrement(key),
+    reset: () => store.delete(key),
+  };
+}
+
+/** Runs `work` with an attempt counted; anything but an answer from the service gives it back. */
+async function spending<T>(attempt: { giveBack(): Promise<void> }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    // A bad sample, a missing reference, a fault: the person is not a step nearer the cap for it.
+    await attempt.giveBack();
+    throw error instanceof ServiceError ? fromServiceError(error) : error;
+  }
+}
+
+async function readSample(ctx: RequestContext, kind: BiometricKind, field: string): Promise<string> {
+  const body = await ctx.body([field]);
+  return checkSample(ctx, kind, field, body[field]);
 }
 
 function requireHooks(ctx: RequestContext) {
@@ -56,46 +81,38 @@ function requireHooks(ctx: RequestContext) {
 
 export async function verifyBiometric(ctx: RequestContext, service: ServiceClient, kind: BiometricKind): Promise<Response> {
   const { getReference } = requireHooks(ctx);
-  const field = SAMPLE_FIELDS.verify[kind];
+  // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
-  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
-  const sample = checkSample(ctx, kind, field, body[field]);
   const attempt = await countAttempt(ctx, kind, user);
-  const reference = await getReference(user, kind);
-  if (!reference) fail('not_enrolled', kind === 'face' ? 'No face is registered for this account yet.' : 'No voice is registered for this account yet.');
-
-  let match: boolean;
-  try {
+  const match = await spending(attempt, async () => {
+    const sample = await readSample(ctx, kind, SAMPLE_FIELDS.verify[kind]);
+    const reference = await getReference(user, kind);
+    if (!reference) fail('not_enrolled', kind === 'face' ? 'No face is registered for this account yet.' : 'No voice is registered for this account yet.');
     const options = { signal: ctx.request.signal };
     const result =
       kind === 'face'
         ? await service.verifyByFace({ user_id: user, registered_face_image: reference, query_face_image: sample }, options)
         : await service.verifyByVoice({ user_id: user, registered_audio: reference, query_audio: sample }, options);
-    match = result.match;
-  } catch (error) {
-    if (error instanceof ServiceError) throw fromServiceError(error);
-    throw error;
-  }
+    return result.match;
+  });
   if (!match) {
     fail('no_match', kind === 'face' ? 'The face did not match.' : 'The voice did not match.', { attemptsLeft: attempt.attemptsLeft });
   }
-  await ctx.options.store.delete(attempt.key);
+  await attempt.reset();
   return verified(ctx, kind, { user });
 }
 
 export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<Response> {
   const { getReference, saveReference } = requireHooks(ctx);
-  const field = SAMPLE_FIELDS.enroll[kind];
   // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
   if (!(await hasProof(ctx, user))) fail('proof_required', 'Confirm it is you with a code first, then register.');
-  const body = await ctx.body([field], ctx.options.limits.maxMediaBodyBytes);
-  const sample = checkSample(ctx, kind, field, body[field]);
-  await countAttempt(ctx, kind, user);
   // Replacing a reference would let whoever holds the session become the account's face or voice.
   if (!ctx.options.allowReenrollment && (await getReference(user, kind))) {
     fail('forbidden', 'A reference is already registered for this account.');
   }
+  const attempt = await countAttempt(ctx, kind, user);
+  const sample = await spending(attempt, () => readSample(ctx, kind, SAMPLE_FIELDS.enroll[kind]));
   await saveReference(user, kind, sample);
   const answer: EnrolledResponse = { enrolled: true, kind };
   return json(answer);

@@ -12,7 +12,16 @@ export class RequestContext {
     readonly request: Request,
     readonly options: ResolvedOptions,
     readonly info: RequestInfo = {},
+    /** The route's body cap: the JSON one, or the media one for face and voice. */
+    readonly maxBodyBytes = options.limits.maxJsonBytes,
   ) {}
+
+  /** A declared length over the route's cap is refused before anything else is done. */
+  checkDeclaredLength(): void {
+    if (Number(this.request.headers.get('content-length')) > this.maxBodyBytes) {
+      fail('invalid_input', `The request body must not exceed ${this.maxBodyBytes} bytes.`, { status: 413 });
+    }
+  }
 
   /** CSRF defence: a browser always sends Origin on POST; it must be one we serve. */
   checkOrigin(): void {
@@ -28,14 +37,14 @@ export class RequestContext {
     }
   }
 
-  /** The JSON body, refused before parsing when too large, and with no field beyond `allowed`. */
-  async body(allowed: readonly string[], maxBytes: number): Promise<Record<string, unknown>> {
+  /** The JSON body, refused before parsing when too large, slow or deep, and with no field beyond `allowed`. */
+  async body(allowed: readonly string[]): Promise<Record<string, unknown>> {
     if (!/^application\/json\b/i.test(this.request.headers.get('content-type') ?? '')) {
       fail('invalid_input', 'Send the request as application/json.', { status: 415 });
     }
     let body: Record<string, unknown>;
     try {
-      body = await readJsonObject(this.request, maxBytes);
+      body = await readJsonObject(this.request, { maxBytes: this.maxBodyBytes, timeoutMs: this.options.limits.bodyReadSeconds * 1000 });
     } catch (error) {
       if (error instanceof HttpError) fail('invalid_input', error.message, { status: error.status });
       throw error;

@@ -36,6 +36,8 @@ export function fail(code: ErrorCode, message: string, extra?: HandlerError['ext
 export function errorResponse(error: HandlerError): Response {
   const { status = STATUS[error.code], ...extra } = error.extra;
   const headers: Record<string, string> = error.extra.retryAfter !== undefined ? { 'retry-after': String(error.extra.retryAfter) } : {};
+  // A body that missed its deadline is not worth reading to its end: the connection closes instead.
+  if (status === 408) headers.connection = 'close';
   return json({ error: { code: error.code, message: error.message, ...extra } } satisfies ErrorBody, status, headers);
 }
 

@@ -32,14 +32,15 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
     learnCodeLength: (length) => void (learnt = length),
   };
 
-  const routes: Record<string, { method: 'GET' | 'POST'; run: (ctx: RequestContext) => Promise<Response> }> = {
+  // `media`: the route takes a face or voice sample, under the media body cap.
+  const routes: Record<string, { method: 'GET' | 'POST'; media?: true; run: (ctx: RequestContext) => Promise<Response> }> = {
     config: { method: 'GET', run: (ctx) => config(ctx, otp) },
     'send-otp': { method: 'POST', run: (ctx) => sendOtp(ctx, otp) },
     'verify-otp': { method: 'POST', run: (ctx) => verifyOtp(ctx, otp) },
-    'verify-by-face': { method: 'POST', run: (ctx) => verifyBiometric(ctx, service, 'face') },
-    'verify-by-voice': { method: 'POST', run: (ctx) => verifyBiometric(ctx, service, 'voice') },
-    'enroll-face': { method: 'POST', run: (ctx) => enroll(ctx, 'face') },
-    'enroll-voice': { method: 'POST', run: (ctx) => enroll(ctx, 'voice') },
+    'verify-by-face': { method: 'POST', media: true, run: (ctx) => verifyBiometric(ctx, service, 'face') },
+    'verify-by-voice': { method: 'POST', media: true, run: (ctx) => verifyBiometric(ctx, service, 'voice') },
+    'enroll-face': { method: 'POST', media: true, run: (ctx) => enroll(ctx, 'face') },
+    'enroll-voice': { method: 'POST', media: true, run: (ctx) => enroll(ctx, 'voice') },
   };
 
   async function handle(request: Request, info?: RequestInfo): Promise<Response> {
@@ -52,8 +53,11 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
     try {
       const route = Object.hasOwn(routes, name) ? routes[name]! : fail404();
       if (request.method !== route.method) throw new HandlerError('invalid_input', `Use ${route.method} for ${name}.`, { status: 405 });
-      const ctx = new RequestContext(request, options, info);
-      if (route.method === 'POST') ctx.checkOrigin();
+      const ctx = new RequestContext(request, options, info, route.media ? options.limits.maxMediaBodyBytes : options.limits.maxJsonBytes);
+      if (route.method === 'POST') {
+        ctx.checkDeclaredLength();
+        ctx.checkOrigin();
+      }
       response = await route.run(ctx);
     } catch (error) {
       if (error instanceof HandlerError) {

@@ -30,6 +30,8 @@ export interface Limits {
   /** Body caps, checked before parsing: OTP routes, and face/voice routes. */
   maxJsonBytes: number;
   maxMediaBodyBytes: number;
+  /** Seconds a body may take to arrive, so a trickle holds a connection no longer. */
+  bodyReadSeconds: number;
   /** Decoded sample caps. */
   maxImageBytes: number;
   maxAudioBytes: number;
@@ -46,6 +48,7 @@ export const DEFAULT_LIMITS: Limits = {
   biometricAttempts: { max: 5, windowSeconds: 900 },
   maxJsonBytes: 8 * 1024,
   maxMediaBodyBytes: 4 * 1024 * 1024,
+  bodyReadSeconds: 30,
   maxImageBytes: 2 * 1024 * 1024,
   maxAudioBytes: 2 * 1024 * 1024,
 };
