@@ -10,8 +10,8 @@ import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createVerifyHandler, toNodeListener } from '../../src/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { KEY } from './helpers.js';
-import { SECRET } from './handler-setup.js';
+import { cameraCapture, KEY } from './helpers.js';
+import { SECRET, setup } from './handler-setup.js';
 
 interface Answer {
   status: number;
@@ -104,5 +104,23 @@ describe('8. early answers over one kept-alive connection', () => {
     };
     assert.deepEqual([...(await failures('bad key', early, normal)), ...(await failures('injected fault', faulted, normal))], []);
     assert.equal(sockets.size, 1, 'every request over the one connection');
+  });
+
+  it('the handler\u2019s service client: after each injected fault, the next real comparison succeeds', async () => {
+    const t = await setup();
+    try {
+      t.references.set('u:face', cameraCapture('obama_1', 640, 90));
+      const face = { query_face_image: cameraCapture('obama_1', 640, 90) };
+      const answers: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        t.emu.state.faults.add({ kind: 'error', route: 'verify-by-face', status: 503, times: 1 });
+        for (const res of [await t.call('verify-by-face', face, { user: 'u' }), await t.call('verify-by-face', face, { user: 'u' })]) {
+          answers.push(res.json.receipt ? 'verified' : res.json.error.code);
+        }
+      }
+      assert.deepEqual(answers, Array.from({ length: 10 }, () => ['upstream_unavailable', 'verified']).flat());
+    } finally {
+      await t.close();
+    }
   });
 });
