@@ -313,6 +313,23 @@ for (const [backend, open] of backends) {
       }
     });
 
+    it('9. a guest\u2019s receipt is bound to its session, spelled one way, and used once across instances', async () => {
+      const t = await open({});
+      try {
+        await t.call('send-otp', { method: 'email', email: 'guest@example.com' }, { session: 'guest-sid' });
+        const { receipt } = (await t.call('verify-otp', { email: 'guest@example.com', otp: await codeSentTo(t.emu, 'guest@example.com') }, { session: 'guest-sid' })).json;
+        await assert.rejects(t.handler.verifyReceipt(receipt), TypeError, 'neither user nor session nor anyUser');
+        await assert.rejects(t.handler.verifyReceipt(`${receipt}=`, { session: 'guest-sid' }), { reason: 'malformed' });
+        await assert.rejects(t.handler.verifyReceipt(receipt, { session: 'other-sid' }), { reason: 'wrong_user' });
+        await assert.rejects(t.handler.verifyReceipt(receipt, { session: 'guest-sid', method: 'face' }), { reason: 'wrong_method' });
+        assert.equal((await t.handler.verifyReceipt(receipt, { session: 'guest-sid', method: 'otp' })).mth, 'otp');
+        // Used up in the shared store: every instance refuses it now.
+        for (const handler of t.handlers) await assert.rejects(handler.verifyReceipt(receipt, { session: 'guest-sid' }), { reason: 'replayed' });
+      } finally {
+        await t.close();
+      }
+    });
+
     it('6. countries closed by default: sms and whatsapp need allowedCountries; premium, VOIP, shared-cost, toll-free and landline numbers are refused', async () => {
       // Start-up fails without the list when a phone channel is on, and with a list that names no country.
       await assert.rejects(open({ allowedCountries: undefined }), /allowedCountries is required when sms or whatsapp is allowed/);

@@ -85,7 +85,7 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
   }
 
   const calls = (path: string) => upstream.filter((u) => u.path === `/api/v2/${path}`).length;
-  return { emu, handler, upstream, references, logs, request, call, calls, prove, close: () => emu.close() };
+  return { emu, handler, handlers, upstream, references, logs, request, call, calls, prove, close: () => emu.close() };
 }
 
 export async function codeSentTo(emu: { state: { outbox: { list(to: string): { code: string }[] } } }, to: string): Promise<string> {
