@@ -3,33 +3,19 @@
 // and the handler run in processes of their own; this one is the client. send-otp by email (free)
 // N times each way, one at a time, then 16 at a time for throughput. Figures, not a test.
 // Usage: node test/bench/handler-overhead.mjs [N]   (after npm run build)
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { KEY, startEmulatorAndHandler } from './processes.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 300;
 const CONCURRENCY = 16;
-const KEY = 'dev-key-verify-widgets';
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-
-async function start(args, pattern) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  while (!pattern.test(output)) await once(child.stdout, 'data');
-  return { child, url: pattern.exec(output)[1] };
-}
-
-const emulator = await start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
-const handler = await start([here('./handler-server.mjs'), emulator.url, KEY], /handler (\S+)/);
+const { emulatorUrl, handlerUrl, stop } = await startEmulatorAndHandler();
 
 let i = 0;
 const body = () => JSON.stringify({ method: 'email', email: `bench${i++ % 500}@example.com` });
 const direct = () =>
-  fetch(`${emulator.url}/send-otp`, { method: 'POST', headers: { 'X-Authorization': KEY, Accept: 'application/json', 'Content-Type': 'application/json' }, body: body() });
+  fetch(`${emulatorUrl}/send-otp`, { method: 'POST', headers: { 'X-Authorization': KEY, Accept: 'application/json', 'Content-Type': 'application/json' }, body: body() });
 const viaHandler = () =>
-  fetch(`${handler.url}/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(handler.url).origin }, body: body() });
+  fetch(`${handlerUrl}/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(handlerUrl).origin }, body: body() });
 
 async function timeEach(call, count) {
   const times = [];
@@ -50,7 +36,7 @@ async function throughput(call, count) {
   return count / ((performance.now() - begin) / 1000);
 }
 
-const stats = async () => (await fetch(new URL('/__bench/stats', handler.url))).json();
+const stats = async () => (await fetch(new URL('/__bench/stats', handlerUrl))).json();
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 await timeEach(direct, WARMUP);
@@ -72,5 +58,4 @@ console.log(row('client -> handler -> emulator', handlerTimes, rpsHandler.toFixe
 console.log(row("handler's own work (its time less upstream)", ownWork));
 console.log(`(req/s: ${CONCURRENCY} in flight; the handler is one Node process, so one core)`);
 
-emulator.child.kill();
-handler.child.kill();
+stop();

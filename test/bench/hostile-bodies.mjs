@@ -4,31 +4,17 @@
 // callers' requests take? Each attack runs beside N sequential email sends by another caller;
 // the figures are those sends' latencies, and what the attacker was answered. Figures, not a test.
 // Usage: node test/bench/hostile-bodies.mjs [N]   (after npm run build)
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { request } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { startEmulatorAndHandler } from './processes.mjs';
 
 const N = Number(process.argv[2] ?? 500);
-const KEY = 'dev-key-verify-widgets';
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-
-async function start(args, pattern) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  while (!pattern.test(output)) await once(child.stdout, 'data');
-  return { child, url: pattern.exec(output)[1] };
-}
-
-const emulator = await start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
-const handler = await start([here('./handler-server.mjs'), emulator.url, KEY], /handler (\S+)/);
-const origin = new URL(handler.url).origin;
+const { handlerUrl, stop } = await startEmulatorAndHandler();
+const origin = new URL(handlerUrl).origin;
 
 let i = 0;
 async function victimSend() {
   const begin = performance.now();
-  const response = await fetch(`${handler.url}/send-otp`, {
+  const response = await fetch(`${handlerUrl}/send-otp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
     body: JSON.stringify({ method: 'email', email: `victim${i++ % 500}@example.com` }),
@@ -44,7 +30,7 @@ function hostile({ body, declared = true, trickleMs = 0 }) {
     const begin = performance.now();
     const headers = { 'content-type': 'application/json', origin, 'x-bench-user': 'attacker' };
     if (declared) headers['content-length'] = String(body.byteLength);
-    const req = request(`${handler.url}/verify-by-face`, { method: 'POST', headers }, (res) => {
+    const req = request(`${handlerUrl}/verify-by-face`, { method: 'POST', headers }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - begin }));
     });
@@ -94,5 +80,4 @@ for (const [name, attack] of Object.entries(attacks)) {
   console.log(`| ${name.padEnd(42)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.99))} | ${ms(Math.max(...times))} | ${told}`);
 }
 
-emulator.child.kill();
-handler.child.kill();
+stop();
