@@ -1,37 +1,75 @@
-/** A throwaway redis-server for tests. */
+/** A throwaway redis-server for tests, that tests may stop, kill and start again on the same port. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { REDIS_CLIENT_OPTIONS } from '../../src/server/index.js';
 
 export interface RedisServer {
   port: number;
-  /** A new client; closed with the server. */
+  /** A new client with the options RedisStore requires; closed with the server. */
   client(): Redis;
+  /** Ends the server process (SIGTERM, or SIGKILL for a crash) and waits for it to go. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops (SIGSTOP) or resumes (SIGCONT) the process: its connections stay open and unanswered. */
+  freeze(frozen: boolean): void;
+  /** Starts it again on the same port and data directory. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free port, without persistence. */
-export async function startRedis(): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /** An append-only file, fsynced every second: the persistence the README asks of a deployment. */
+  appendonly?: boolean;
+}
+
+async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
   const { port } = probe.address() as { port: number };
   await new Promise((done) => probe.close(done));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  while (!/Ready to accept connections/.test(output)) await once(child.stdout!, 'data');
+  return port;
+}
+
+/** Starts redis-server on a free port, in a data directory of its own, with an append-only file unless told not to. */
+export async function startRedis({ appendonly = true }: RedisServerOptions = {}): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'verify-redis-'));
+  const persistence = appendonly ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
+  let child: ChildProcess;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    while (!/Ready to accept connections/.test(output)) await once(child.stdout!, 'data');
+  };
+  const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    await exited;
+  };
+  await start();
   const clients: Redis[] = [];
   return {
     port,
     client: () => {
-      const redis = new Redis({ port, host: '127.0.0.1' });
+      const redis = new Redis({ port, host: '127.0.0.1', ...REDIS_CLIENT_OPTIONS });
+      // Refused commands while the server is down are the tests' subject, not noise.
+      redis.on('error', () => {});
       clients.push(redis);
       return redis;
     },
+    kill,
+    freeze: (frozen) => void child.kill(frozen ? 'SIGSTOP' : 'SIGCONT'),
+    restart: start,
     stop: async () => {
-      await Promise.all(clients.map((c) => c.quit()));
-      child.kill();
+      for (const c of clients) c.disconnect();
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -2,6 +2,7 @@
 import { OTP_CHANNELS, type BiometricKind, type OtpChannel, type VerificationMethod } from '../../internal/protocol.js';
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { assertSecret } from '../receipts.js';
+import { withDeadline } from '../store/deadline.js';
 import { MemoryStore } from '../store/memory.js';
 import type { VerifyStore } from '../store/store.js';
 
@@ -118,6 +119,8 @@ export interface VerifyHandlerOptions {
   receiptSecret: string;
   receiptSeconds?: number;
   store?: VerifyStore;
+  /** Each store call must answer within this, or the request is answered 503 at once; 500 ms by default. */
+  storeTimeoutMs?: number;
   onVerified?(event: VerifiedEvent): Awaitable<void>;
   /** Paid channels are hidden below this balance (checked at most once a minute); off when absent. */
   lowBalanceThreshold?: number;
@@ -172,7 +175,7 @@ export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
     ...options,
     basePath: (options.basePath ?? '').replace(/\/+$/, ''),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    store: options.store ?? new MemoryStore(),
+    store: withDeadline(options.store ?? new MemoryStore(), options.storeTimeoutMs ?? 500),
     allowedChannels,
     allowedCountries,
     fallbackChannel: options.fallbackChannel !== undefined ? options.fallbackChannel : allowedChannels.includes('email') ? 'email' : null,

@@ -2,8 +2,27 @@
  * A VerifyStore on Redis through an ioredis client that the host creates and owns. Counters are
  * one Lua script each, so increment-and-expire is atomic across handler instances.
  */
-import type { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { VerifyStore } from './store.js';
+
+/**
+ * The ioredis options a RedisStore's client must have: `new Redis(url, REDIS_CLIENT_OPTIONS)`.
+ * While Redis is down a command fails at once, rather than waiting in a queue for a minute and
+ * then running long after its request was answered (a code used up, a count spent, by nobody).
+ */
+export const REDIS_CLIENT_OPTIONS = {
+  enableOfflineQueue: false,
+  // A command cut by a disconnect fails; it is never sent again after the reconnect.
+  maxRetriesPerRequest: 0,
+  autoResendUnfulfilledCommands: false,
+  connectTimeout: 1000,
+  commandTimeout: 400,
+  // Tried again at least twice a second, so service resumes within a second of Redis coming back.
+  retryStrategy: (times: number) => Math.min(times * 100, 500),
+} satisfies RedisOptions;
+
+/** The options without which a command can run after its request was answered; the rest are tuning. */
+const FAIL_FAST = ['enableOfflineQueue', 'maxRetriesPerRequest', 'autoResendUnfulfilledCommands'] as const;
 
 // INCR, then start the window on the first increment; answers the count and the seconds left.
 const INCREMENT = `
@@ -33,46 +52,100 @@ return value`;
 export interface RedisStoreOptions {
   /** Prefix of every key, so one Redis can serve several applications. */
   prefix?: string;
+  /** How long a command waits for a connection being made or remade before it fails; 250 ms by default. */
+  connectWaitMs?: number;
 }
 
 /** Redis expiries are whole seconds of at least one, so shorter windows are rounded up. */
 export class RedisStore implements VerifyStore {
   readonly #prefix: string;
+  readonly #connectWaitMs: number;
+  #ready?: Promise<void>;
 
   constructor(
     private readonly redis: Redis,
     options: RedisStoreOptions = {},
   ) {
+    const unsafe = FAIL_FAST.filter((name) => redis.options[name] !== REDIS_CLIENT_OPTIONS[name]);
+    if (unsafe.length) {
+      throw new TypeError(`RedisStore needs a client that fails fast while Redis is down (${unsafe.join(', ')}): new Redis(url, REDIS_CLIENT_OPTIONS)`);
+    }
     this.#prefix = options.prefix ?? 'verify:';
+    this.#connectWaitMs = options.connectWaitMs ?? 250;
+    void this.#checkPersistence();
+  }
+
+  /**
+   * Used receipts and cooldowns must outlive a Redis restart, or a receipt used before a crash is
+   * accepted again after it. Says so once when Redis keeps no append-only file (where CONFIG is allowed).
+   */
+  async #checkPersistence(): Promise<void> {
+    try {
+      await this.#whenReady();
+      const [, appendonly] = (await this.redis.config('GET', 'appendonly')) as string[];
+      const [, fsync] = (await this.redis.config('GET', 'appendfsync')) as string[];
+      if (appendonly !== 'yes' || fsync === 'no') {
+        console.warn(`RedisStore: Redis runs with appendonly ${appendonly}${appendonly === 'yes' ? `, appendfsync ${fsync}` : ''}: used receipts and cooldowns can come back after a crash. Set appendonly yes and appendfsync everysec (or always).`);
+      }
+    } catch {
+      // CONFIG is often refused on managed Redis; its persistence is then the provider's to state.
+    }
+  }
+
+  #whenReady(): Promise<void> {
+    const { status } = this.redis;
+    if (status === 'ready') return Promise.resolve();
+    if (status === 'end') return Promise.reject(new Error('Redis client is closed'));
+    // A lazy client connects on its first command, which fails without the offline queue.
+    if (status === 'wait') this.redis.connect().catch(() => {});
+    this.#ready ??= new Promise<void>((resolve) => this.redis.once('ready', resolve)).finally(() => (this.#ready = undefined));
+    return this.#ready;
+  }
+
+  /** Waits a little for a connection being made or remade, never longer: a command is sent only on a live one. */
+  #connected(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Redis is not connected')), this.#connectWaitMs);
+    });
+    return Promise.race([this.#whenReady(), late]).finally(() => clearTimeout(timer));
   }
 
   async increment(key: string, windowSeconds: number) {
+    await this.#connected();
     const [count, ttl] = (await this.redis.eval(INCREMENT, 1, this.#prefix + key, Math.max(1, Math.ceil(windowSeconds)))) as [number, number];
     return { count, ttl: Math.max(1, ttl) };
   }
 
   async claim(key: string, seconds: number, value = '1') {
+    await this.#connected();
     const [claimed, ttl] = (await this.redis.eval(CLAIM, 1, this.#prefix + key, Math.max(1, Math.ceil(seconds)), value)) as [number, number];
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
   }
 
   async set(key: string, seconds: number, value: string) {
+    await this.#connected();
     await this.redis.set(this.#prefix + key, value, 'EX', Math.max(1, Math.ceil(seconds)));
   }
 
   async decrement(key: string) {
+    await this.#connected();
     await this.redis.eval(DECREMENT, 1, this.#prefix + key);
   }
 
   async get(key: string) {
+    await this.#connected();
     return this.redis.get(this.#prefix + key);
   }
 
   async take(key: string) {
+    await this.#connected();
     return (await this.redis.eval(TAKE, 1, this.#prefix + key)) as string | null;
   }
 
   async delete(key: string) {
+    await this.#connected();
     await this.redis.del(this.#prefix + key);
   }
 }
