@@ -5,12 +5,28 @@ interface Entry {
   expiresAt: number;
 }
 
+export interface MemoryStoreOptions {
+  /**
+   * Entries kept at most (about 280 bytes each with the handler's keys, so 100,000 is some 28 MB). Past it, expired entries
+   * are swept, then the least recently written go: a flood cannot grow the process without limit,
+   * at the price of forgetting the oldest counts first.
+   */
+  maxEntries?: number;
+  now?: () => number;
+}
+
 /** The default store: one process's memory. Use the Redis store when the host runs several instances. */
 export class MemoryStore implements VerifyStore {
   readonly #entries = new Map<string, Entry>();
   readonly #sweeper: ReturnType<typeof setInterval>;
+  readonly #maxEntries: number;
+  private readonly now: () => number;
+  #warned = false;
+  #sweptAt = -Infinity;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor({ maxEntries = 100_000, now = Date.now }: MemoryStoreOptions = {}) {
+    this.#maxEntries = maxEntries;
+    this.now = now;
     this.#sweeper = setInterval(() => this.#sweep(), 60_000);
     // The sweeper must never keep a process alive on its own.
     (this.#sweeper as { unref?: () => void }).unref?.();
@@ -32,19 +48,19 @@ export class MemoryStore implements VerifyStore {
   async increment(key: string, windowSeconds: number) {
     const entry = this.#live(key) ?? { value: '0', expiresAt: this.now() + windowSeconds * 1000 };
     entry.value = String(Number(entry.value) + 1);
-    this.#entries.set(key, entry);
+    this.#write(key, entry);
     return { count: Number(entry.value), ttl: this.#ttl(entry) };
   }
 
   async claim(key: string, seconds: number, value = '1') {
     const existing = this.#live(key);
     if (existing) return { claimed: false, ttl: this.#ttl(existing) };
-    this.#entries.set(key, { value, expiresAt: this.now() + seconds * 1000 });
+    this.#write(key, { value, expiresAt: this.now() + seconds * 1000 });
     return { claimed: true, ttl: seconds };
   }
 
   async set(key: string, seconds: number, value: string) {
-    this.#entries.set(key, { value, expiresAt: this.now() + seconds * 1000 });
+    this.#write(key, { value, expiresAt: this.now() + seconds * 1000 });
   }
 
   async decrement(key: string) {
@@ -66,12 +82,37 @@ export class MemoryStore implements VerifyStore {
     this.#entries.delete(key);
   }
 
+  /** Entries held now, expired ones not yet swept included. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Writes `key` as the most recent entry, making room first when the store is full. */
+  #write(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.#maxEntries) {
+      // A sweep reads every entry: at most once a second, not on every write of a flood.
+      if (this.now() - this.#sweptAt > 1000) this.#sweep();
+      if (!this.#warned && this.#entries.size >= this.#maxEntries) {
+        this.#warned = true;
+        console.warn(`MemoryStore: ${this.#maxEntries} entries, so the least recently written are being dropped (limits they held are forgotten). Raise maxEntries or use RedisStore.`);
+      }
+      // A Map iterates in insertion order, and every write re-inserts: the first key is the least recently written.
+      for (const oldest of this.#entries.keys()) {
+        if (this.#entries.size < this.#maxEntries) break;
+        this.#entries.delete(oldest);
+      }
+    }
+    this.#entries.set(key, entry);
+  }
+
   /** Stops the background sweep (tests, shutdown). */
   close(): void {
     clearInterval(this.#sweeper);
   }
 
   #sweep(): void {
+    this.#sweptAt = this.now();
     for (const key of this.#entries.keys()) this.#live(key);
   }
 }
