@@ -8,6 +8,7 @@ import { PayloadError } from './media.js';
 import * as service from './service-routes.js';
 import type { RouteResult } from './service-routes.js';
 import { handleControl } from './controls.js';
+import type { Fault } from './faults.js';
 import type { EmulatorState } from './state.js';
 
 export const API_PREFIX = '/api/v2/';
@@ -47,13 +48,17 @@ async function serve(state: EmulatorState, request: Request, name: string, closi
   if (request.method !== operation.method) {
     return { response: json(errorBody(`Method not allowed; use ${operation.method}`), 405, { allow: operation.method }) };
   }
-  const faulted = await applyFaults(state, request, name, closing);
+  const faults = state.faults.take(name);
+  const faulted = await applyFaults(faults, request, closing);
   if (faulted) return faulted;
   if (!authorized(state, request.headers.get('x-authorization'))) {
     return { response: json(errorBody('Unauthorized'), 401) };
   }
   try {
     const body = operation.method === 'POST' ? await readJsonObject(request, { maxBytes: state.settings.maxBodyBytes }) : {};
+    // A slow service has the whole request, and finishes it even when the caller gave up waiting:
+    // an SMS sent after the client's timeout still arrives.
+    for (const fault of faults) if (fault.kind === 'latency') await delay(fault.ms ?? 1000, closing);
     return operation.run(state, body);
   } catch (error) {
     if (error instanceof HttpError) return { response: json(errorBody(error.message), error.status) };
@@ -85,12 +90,10 @@ function validationFailure(state: EmulatorState, request: Request, error: Payloa
   };
 }
 
-async function applyFaults(state: EmulatorState, request: Request, name: string, closing: AbortSignal): Promise<RouteResult | undefined> {
-  for (const fault of state.faults.take(name)) {
+/** The faults that answer in the service's place (latency is applied once the request is read). */
+async function applyFaults(faults: Fault[], request: Request, closing: AbortSignal): Promise<RouteResult | undefined> {
+  for (const fault of faults) {
     switch (fault.kind) {
-      case 'latency':
-        await delay(fault.ms ?? 1000, AbortSignal.any([request.signal, closing]));
-        break;
       case 'hang':
         // Never answers: the caller's timeout has to end it.
         await delay(Infinity, AbortSignal.any([request.signal, closing]));

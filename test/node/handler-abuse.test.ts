@@ -3,24 +3,14 @@
  * with two handler instances on one real redis-server (calls take turns between them). One named
  * test per rule of issue 13; the numbers are its items.
  */
-import { after, before, describe, it, mock } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryStore, RedisStore, type VerifyHandlerOptions } from '../../src/server/index.js';
-import type { EmulatorOptions } from '../../src/emulator/index.js';
 import { networkOf } from '../../src/server/handler/client-address.js';
 import { codeSentTo, ORIGIN, setup } from './handler-setup.js';
 import { cameraCapture, microphoneCapture } from './helpers.js';
-import { startRedis, type RedisServer } from './redis-server.js';
+import { storeBackends } from './backends.js';
 
-let redis: RedisServer;
-before(async () => (redis = await startRedis()));
-after(() => redis.stop());
-
-let n = 0;
-const backends: [string, (overrides: Partial<VerifyHandlerOptions>, emulator?: EmulatorOptions) => ReturnType<typeof setup>][] = [
-  ['MemoryStore', (overrides, emulator) => setup({ store: new MemoryStore(), ...overrides }, emulator)],
-  ['two instances on one Redis', (overrides, emulator) => setup({ store: new RedisStore(redis.client(), { prefix: `abuse${n++}:` }), ...overrides }, emulator, 2)],
-];
+const backends = storeBackends();
 
 const VICTIM = '+966501110001';
 /** The victim asks, from a session and an address of their own: a real send, the outbox then holding `messages`. */

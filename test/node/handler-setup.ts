@@ -88,8 +88,13 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
   return { emu, handler, handlers, upstream, references, logs, request, call, calls, prove, close: () => emu.close() };
 }
 
-export async function codeSentTo(emu: { state: { outbox: { list(to: string): { code: string }[] } } }, to: string): Promise<string> {
-  const message = emu.state.outbox.list(to)[0];
-  if (!message) throw new Error(`no message to ${to}`);
-  return message.code;
+/** The code of the first message to `to`, waiting up to `waitMs` for it (a send the service finished late). */
+export async function codeSentTo(emu: { state: { outbox: { list(to: string): { code: string }[] } } }, to: string, waitMs = 3000): Promise<string> {
+  const until = performance.now() + waitMs;
+  for (;;) {
+    const message = emu.state.outbox.list(to)[0];
+    if (message) return message.code;
+    if (performance.now() > until) throw new Error(`no message to ${to}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
 }
