@@ -150,15 +150,15 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   try {
     await deps.service.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
   } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    if (error.code === 'wrong_code') {
+    const code = error instanceof ServiceError ? error.code : null;
+    if (code === 'wrong_code') {
       if (attemptsLeft === 0) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft });
       fail('wrong_code', 'That code is not right.', { attemptsLeft });
     }
-    if (error.code === 'code_expired' || error.code === 'too_many_attempts') await store.delete(challenge);
-    // Only a wrong code spends an attempt: a fault of the service's costs the person a retry, no more.
+    if (code === 'code_expired' || code === 'too_many_attempts') await store.delete(challenge);
+    // Only a wrong code spends an attempt: a fault (the service's, or the caller gone) costs the person a retry, no more.
     else await store.decrement(`attempts:${id}`);
-    throw fromServiceError(error);
+    throw error instanceof ServiceError ? fromServiceError(error) : error;
   }
   // Using the challenge up is the one atomic step: of concurrent right answers, one gets a receipt,
   // even from a service that would accept a code twice.
