@@ -24,6 +24,11 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
+/** A declared length over `maxBytes` is refused (413) before a byte is read. */
+export function refuseDeclaredOver(request: Request, maxBytes: number): void {
+  if (Number(request.headers.get('content-length')) > maxBytes) throw new HttpError(413, `The request body must not exceed ${maxBytes} bytes.`);
+}
+
 export interface BodyLimits {
   maxBytes: number;
   /** The whole body must have arrived by then (408), so a trickle holds nothing for long. */
@@ -39,7 +44,7 @@ export interface BodyLimits {
  */
 export async function readCappedText(request: Request, { maxBytes, timeoutMs, maxDepth }: BodyLimits): Promise<string> {
   const tooLarge = () => new HttpError(413, `The request body must not exceed ${maxBytes} bytes.`);
-  if (Number(request.headers.get('content-length')) > maxBytes) throw tooLarge();
+  refuseDeclaredOver(request, maxBytes);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const depth = maxDepth === undefined ? null : new JsonDepth(maxDepth);

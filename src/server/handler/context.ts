@@ -1,5 +1,5 @@
 /** One request as the routes see it: checked origin, capped body, and who is asking. */
-import { HttpError, readJsonObject, type RequestInfo } from '../http.js';
+import { readJsonObject, type RequestInfo } from '../http.js';
 import { hashIdentifier, hashSession } from '../receipts.js';
 import { forwardedFor, networkOf } from './client-address.js';
 import { fail } from './errors.js';
@@ -15,13 +15,6 @@ export class RequestContext {
     /** The route's body cap: the JSON one, or the media one for face and voice. */
     readonly maxBodyBytes = options.limits.maxJsonBytes,
   ) {}
-
-  /** A declared length over the route's cap is refused before anything else is done. */
-  checkDeclaredLength(): void {
-    if (Number(this.request.headers.get('content-length')) > this.maxBodyBytes) {
-      fail('invalid_input', `The request body must not exceed ${this.maxBodyBytes} bytes.`, { status: 413 });
-    }
-  }
 
   /** CSRF defence: a browser always sends Origin on POST; it must be one we serve. */
   checkOrigin(): void {
@@ -42,13 +35,7 @@ export class RequestContext {
     if (!/^application\/json\b/i.test(this.request.headers.get('content-type') ?? '')) {
       fail('invalid_input', 'Send the request as application/json.', { status: 415 });
     }
-    let body: Record<string, unknown>;
-    try {
-      body = await readJsonObject(this.request, { maxBytes: this.maxBodyBytes, timeoutMs: this.options.limits.bodyReadSeconds * 1000 });
-    } catch (error) {
-      if (error instanceof HttpError) fail('invalid_input', error.message, { status: error.status });
-      throw error;
-    }
+    const body = await readJsonObject(this.request, { maxBytes: this.maxBodyBytes, timeoutMs: this.options.limits.bodyReadSeconds * 1000 });
     // Whatever the browser adds (user_id, a reference sample, a chosen code) is refused, never passed on.
     const extra = Object.keys(body).find((key) => !allowed.includes(key));
     if (extra) fail('invalid_input', `The field ${extra} is not accepted here.`, { field: extra });

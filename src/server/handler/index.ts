@@ -2,7 +2,7 @@
  * The host handler: the one endpoint the widgets call. It checks the caller, applies the policy of
  * DESIGN §4, adds the API key, calls the service, and answers in the stable shape of DESIGN §3.
  */
-import type { FetchHandler, RequestInfo } from '../http.js';
+import { HttpError, refuseDeclaredOver, type FetchHandler, type RequestInfo } from '../http.js';
 import { createServiceClient } from '../service-client.js';
 import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
 import type { VerifyStore } from '../store/store.js';
@@ -55,11 +55,14 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
       if (request.method !== route.method) throw new HandlerError('invalid_input', `Use ${route.method} for ${name}.`, { status: 405 });
       const ctx = new RequestContext(request, options, info, route.media ? options.limits.maxMediaBodyBytes : options.limits.maxJsonBytes);
       if (route.method === 'POST') {
-        ctx.checkDeclaredLength();
+        // A declared length over the route's cap is refused before anything else is done.
+        refuseDeclaredOver(request, ctx.maxBodyBytes);
         ctx.checkOrigin();
       }
       response = await route.run(ctx);
-    } catch (error) {
+    } catch (thrown) {
+      // The body readers' refusals (size, deadline, JSON) are the caller's input at fault.
+      const error = thrown instanceof HttpError ? new HandlerError('invalid_input', thrown.message, { status: thrown.status }) : thrown;
       if (error instanceof HandlerError) {
         code = error.code;
         response = errorResponse(error);
