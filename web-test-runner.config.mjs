@@ -9,6 +9,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
+import { cutHost } from './test/browser/support/cut-host.mjs';
 import { keysPlugin } from './test/browser/support/keys-plugin.mjs';
 
 const FIXTURES = resolve('../shared/fixtures');
@@ -141,6 +142,6 @@ export default {
   testFramework: { config: { timeout: 20000 } },
   testRunnerHtml: html(null),
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), keysPlugin()],
-  middleware: [fixtures, typescriptSources],
+  middleware: [fixtures, typescriptSources, cutHost],
   groups,
 };

@@ -13,6 +13,8 @@ export class VerifyRequestEvent extends Event {
       readonly method: 'GET' | 'POST';
       readonly body: unknown;
       readonly headers: Headers;
+      /** Aborts when the widget gives up (its deadline, a newer call, removal): pass it to your own fetch. */
+      readonly signal: AbortSignal;
     },
   ) {
     super(VerifyRequestEvent.type, { bubbles: true, composed: true, cancelable: true });

@@ -18,7 +18,16 @@ export type FaceState =
   | { step: 'review'; image: string; source: ImageSource }
   | { step: 'uploading'; image: string; source: ImageSource }
   | { step: 'success' }
-  | { step: 'failure'; reason: FaceFailure; attemptsLeft?: number; retryAfter?: number; canRetry: boolean; canUpload: boolean };
+  | {
+      step: 'failure';
+      reason: FaceFailure;
+      attemptsLeft?: number;
+      retryAfter?: number;
+      canRetry: boolean;
+      canUpload: boolean;
+      /** The photo the service never judged (a fault on the way): "Try again" sends it again. */
+      kept?: { image: string; source: ImageSource };
+    };
 
 export type FaceStep = FaceState['step'];
 
@@ -75,18 +84,21 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
       if (event.source === 'camera' && state.step !== 'preview') return state;
       if (event.source === 'file' && state.step === 'uploading') return state;
       return { step: 'review', image: event.image, source: event.source };
-    case 'retake':
-      if (state.step !== 'review') return state;
-      return state.source === 'camera' ? { step: 'permission' } : { step: 'priming' };
+    case 'retake': {
+      const source = state.step === 'review' ? state.source : state.step === 'failure' ? state.kept?.source : undefined;
+      if (!source) return state;
+      return source === 'camera' ? { step: 'permission' } : { step: 'priming' };
+    }
     case 'confirm':
       return state.step === 'review' ? { step: 'uploading', image: state.image, source: state.source } : state;
     case 'done':
       return state.step === 'uploading' ? { step: 'success' } : state;
     case 'failed':
       if (state.step !== 'uploading') return state;
-      return uploadFailed(event);
+      return uploadFailed(state, event);
     case 'retry':
-      return state.step === 'failure' && state.canRetry ? { step: 'permission' } : state;
+      if (state.step !== 'failure' || !state.canRetry) return state;
+      return state.kept ? { step: 'uploading', ...state.kept } : { step: 'permission' };
     case 'file-refused':
       return state.step === 'uploading' ? state : { step: 'failure', reason: 'bad_file', canRetry: true, canUpload: true };
     case 'blocked':
@@ -96,16 +108,18 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
   }
 }
 
-function uploadFailed(event: Extract<FaceEvent, { type: 'failed' }>): FaceState {
+function uploadFailed({ image, source }: Extract<FaceState, { step: 'uploading' }>, event: Extract<FaceEvent, { type: 'failed' }>): FaceState {
   const { code, attemptsLeft, retryAfter } = event;
   switch (code) {
     case 'no_match':
       // Another try, by camera or by another photo.
       return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0, canUpload: attemptsLeft !== 0 };
     case 'bad_sample':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: true };
+    // The photo was not judged: the same one goes again, unless the person retakes it.
     case 'upstream_unavailable':
     case 'rate_limited':
-      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: code === 'bad_sample' };
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: false, kept: { image, source } };
     default:
       return { step: 'failure', reason: code, canRetry: false, canUpload: false };
   }

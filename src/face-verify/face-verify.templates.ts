@@ -84,6 +84,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
         <p part="error" class="error">${failureText(t, v.language, 'camera', state)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
+          ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${v.on.retake}>${t.retake}</button>` : nothing}
           ${state.canUpload ? uploadButton(v) : nothing}
           ${accountActions(t, state.reason, v.account)}
         </div>`;

@@ -10,7 +10,7 @@ export class HostError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly status: number,
-    readonly extra: { retryAfter?: number; attemptsLeft?: number; field?: string } = {},
+    readonly extra: { retryAfter?: number; attemptsLeft?: number; field?: string; maybeSent?: true } = {},
   ) {
     super(message);
   }
@@ -29,6 +29,7 @@ export function readAnswer(status: number, body: Body, retryAfterHeader: string 
       retryAfter: number(error.retryAfter) ?? retryAfter,
       attemptsLeft: number(error.attemptsLeft),
       field: typeof error.field === 'string' ? error.field : undefined,
+      ...(error.maybeSent === true ? { maybeSent: true } : {}),
     });
   }
   const message = typeof body?.message === 'string' ? body.message : '';
@@ -45,31 +46,61 @@ export function readAnswer(status: number, body: Body, retryAfterHeader: string 
 
 /**
  * POSTs (or GETs) JSON to `{endpoint}/{route}`, letting the page amend or take over the request
- * through a cancelable `verify-request` event.
+ * through a cancelable `verify-request` event. The whole call, answer body included, ends within
+ * `timeoutMs`: past it the call fails as `upstream_unavailable`, which every widget can retry.
  */
-export async function callHost(element: HTMLElement, endpoint: string, route: string, body: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function callHost(
+  element: HTMLElement,
+  endpoint: string,
+  route: string,
+  body: unknown,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
   const url = `${endpoint.replace(/\/+$/, '')}/${route}`;
   const method = body === undefined ? 'GET' : 'POST';
   const headers = new Headers({ accept: 'application/json' });
   if (method === 'POST') headers.set('content-type', 'application/json');
-  const event = new VerifyRequestEvent({ route, url, method, body, headers });
+  // One signal for the caller's abort and the deadline (AbortSignal.any is too new for Safari 17.0).
+  const call = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => ((timedOut = true), call.abort()), timeoutMs);
+  const stop = () => call.abort();
+  signal.addEventListener('abort', stop);
+  const event = new VerifyRequestEvent({ route, url, method, body, headers, signal: call.signal });
   const proceed = element.dispatchEvent(event);
-  let response: Response;
   try {
-    response = proceed
-      ? await fetch(url, { method, headers, body: method === 'POST' ? JSON.stringify(body) : undefined, credentials: 'same-origin', signal })
-      : await (event.response ?? Promise.reject(new Error('verify-request was prevented without a response')));
+    const response = await untilAborted(
+      proceed
+        ? fetch(url, { method, headers, body: method === 'POST' ? JSON.stringify(body) : undefined, credentials: 'same-origin', signal: call.signal })
+        : (event.response ?? Promise.reject(new Error('verify-request was prevented without a response'))),
+      call.signal,
+    );
+    let parsed: Body;
+    try {
+      parsed = (await untilAborted(response.json(), call.signal)) as Body;
+    } catch (error) {
+      if (call.signal.aborted) throw error;
+      parsed = undefined;
+    }
+    const answer = readAnswer(response.status, parsed, response.headers.get('retry-after'));
+    if (answer instanceof HostError) throw answer;
+    return answer;
   } catch (error) {
-    if (signal.aborted) throw error;
-    throw new HostError('upstream_unavailable', 'network', 0);
+    if (error instanceof HostError || signal.aborted) throw error;
+    throw new HostError('upstream_unavailable', timedOut ? 'timeout' : 'network', 0);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', stop);
   }
-  let parsed: Body;
-  try {
-    parsed = (await response.json()) as Body;
-  } catch {
-    parsed = undefined;
-  }
-  const answer = readAnswer(response.status, parsed, response.headers.get('retry-after'));
-  if (answer instanceof HostError) throw answer;
-  return answer;
+}
+
+/** The promise, or a rejection as soon as the signal aborts (a page's own answer may ignore it). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }

@@ -53,6 +53,11 @@ export interface ErrorBody {
     attemptsLeft?: number;
     /** The request field at fault (`invalid_input`, `bad_sample`). */
     field?: string;
+    /**
+     * send-otp's `upstream_unavailable` after a timeout or a 5xx: the code may have gone out, and
+     * if it arrives it can be verified. `retryAfter` is then the cooldown's true time left.
+     */
+    maybeSent?: true;
   };
 }
 

@@ -13,7 +13,7 @@ export class StaleAnswer extends Error {
 export class RequestController implements ReactiveController {
   #controller?: AbortController;
 
-  constructor(private readonly host: ReactiveControllerHost & HTMLElement & { endpoint: string }) {
+  constructor(private readonly host: ReactiveControllerHost & HTMLElement & { endpoint: string; requestTimeout: number }) {
     host.addController(this);
   }
 
@@ -26,7 +26,7 @@ export class RequestController implements ReactiveController {
     this.#controller?.abort();
     const controller = (this.#controller = new AbortController());
     try {
-      const answer = await callHost(this.host, this.host.endpoint, route, body, controller.signal);
+      const answer = await callHost(this.host, this.host.endpoint, route, body, controller.signal, this.host.requestTimeout);
       if (controller.signal.aborted) throw new StaleAnswer();
       return answer;
     } catch (error) {

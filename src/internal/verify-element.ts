@@ -19,6 +19,11 @@ export abstract class VerifyElement extends LitElement {
 
   /** Base URL of the host handler. */
   @property() endpoint = '/api/verify';
+  /**
+   * Milliseconds a call to the host handler may take, answer included, before the widget gives up
+   * and offers to try again; a little above the handler's own 10 s limit on the service.
+   */
+  @property({ attribute: 'request-timeout', type: Number }) requestTimeout = 15_000;
   /** Per-instance string overrides, over the built-in language. */
   @property({ attribute: false }) strings: Partial<Strings> = {};
   /** When set, the element is invalid (valueMissing) in its form until verified. */

@@ -22,6 +22,8 @@ export interface Problem {
   attemptsLeft?: number;
   retryAfter?: number;
   field?: string;
+  /** A send that failed in a way that may still deliver the code (a timeout, a 5xx, a lost answer). */
+  maybeSent?: true;
 }
 
 /** What a retry from the failure step does. */
@@ -29,7 +31,8 @@ export type Retry = 'send' | 'verify' | 'restart';
 
 export type OtpState =
   | { step: 'contact'; contact?: Contact; problem?: Problem }
-  | { step: 'sending'; contact: Contact }
+  /** `to` is where the last code went, when this is a resend. */
+  | { step: 'sending'; contact: Contact; to?: string }
   | { step: 'code'; contact: Contact; to: string; resendAfter: number; sentAt: number; problem?: Problem }
   | { step: 'verifying'; contact: Contact; to: string; resendAfter: number; sentAt: number; code: string }
   | { step: 'success'; contact: Contact; receipt: string; expiresAt: string | null }
@@ -45,7 +48,7 @@ export type OtpEvent =
   | { type: 'resume'; method: OtpChannel; to: string; resendAfter: number; now: number }
   | { type: 'submit'; code: string }
   | { type: 'verified'; receipt: string; expiresAt: string | null }
-  | { type: 'failed'; problem: Problem }
+  | { type: 'failed'; problem: Problem; now: number }
   | { type: 'resend'; now: number }
   | { type: 'retry' }
   | { type: 'change' }
@@ -74,12 +77,12 @@ export function transition(state: OtpState, event: OtpEvent): OtpState {
     case 'verified':
       return state.step === 'verifying' ? { step: 'success', contact: state.contact, receipt: event.receipt, expiresAt: event.expiresAt } : state;
     case 'failed':
-      if (state.step === 'sending') return sendFailed(state.contact, event.problem);
+      if (state.step === 'sending') return sendFailed(state, event.problem, event.now);
       if (state.step === 'verifying') return verifyFailed(state, event.problem);
       return state;
     case 'resend':
       if ((state.step === 'code' || (state.step === 'failure' && state.retry !== 'restart')) && state.contact && resendWait(state, event.now) === 0) {
-        return { step: 'sending', contact: state.contact };
+        return { step: 'sending', contact: state.contact, to: state.to };
       }
       return state;
     case 'retry':
@@ -87,7 +90,7 @@ export function transition(state: OtpState, event: OtpEvent): OtpState {
       if (state.retry === 'verify' && state.contact && state.code && state.to !== undefined) {
         return { step: 'verifying', contact: state.contact, to: state.to, resendAfter: state.resendAfter ?? 0, sentAt: state.sentAt ?? 0, code: state.code };
       }
-      if (state.retry === 'send' && state.contact) return { step: 'sending', contact: state.contact };
+      if (state.retry === 'send' && state.contact) return { step: 'sending', contact: state.contact, to: state.to };
       return { step: 'contact', contact: state.contact };
     case 'change':
       return state.step === 'code' || state.step === 'failure' ? { step: 'contact', contact: state.contact } : state;
@@ -103,7 +106,11 @@ function withoutProblem<T extends { problem?: Problem }>(state: T): Omit<T, 'pro
   return rest;
 }
 
-function sendFailed(contact: Contact, problem: Problem): OtpState {
+function sendFailed({ contact, to }: Extract<OtpState, { step: 'sending' }>, problem: Problem, now: number): OtpState {
+  // The code may be on its way: let it be entered, and offer another once the cooldown allows.
+  if (problem.code === 'upstream_unavailable' && problem.maybeSent) {
+    return { step: 'code', contact, to: to ?? contact.phone ?? contact.email ?? '', resendAfter: problem.retryAfter ?? 0, sentAt: now, problem };
+  }
   switch (problem.code) {
     // What the person typed, or chose, needs changing: back to the form, everything kept.
     case 'invalid_input':

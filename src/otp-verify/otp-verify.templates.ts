@@ -62,7 +62,7 @@ export function renderStep(v: OtpView): TemplateResult {
     case 'sending':
       return progress(v, v.t.sending);
     case 'code':
-      return codeStep(v, v.state.to);
+      return codeStep(v, v.state.to, v.state.problem?.maybeSent ?? false);
     case 'verifying':
       return progress(v, v.t.verifying);
     case 'success':
@@ -135,7 +135,7 @@ function contactStep(v: OtpView, problem?: Problem) {
     </form>`;
 }
 
-function codeStep(v: OtpView, to: string) {
+function codeStep(v: OtpView, to: string, maybeSent: boolean) {
   const { t } = v;
   const length = v.codeLength;
   const boxes = length ?? Math.max(4, v.code.length + (v.code.length < 8 ? 1 : 0));
@@ -145,7 +145,7 @@ function codeStep(v: OtpView, to: string) {
   const hint = length ? format(t.codeHint, { length: v.number(length) }) : t.codeHintAny;
   const wait = v.resendSeconds;
   return html`${v.heading(t.codeHeading)}
-    <p part="message">${isolate(t.codeSentTo, 'to', to)}</p>
+    <p part="message">${isolate(maybeSent ? t.codeMaybeSentTo : t.codeSentTo, 'to', to)}</p>
     <form part="form" novalidate @submit=${prevent(v.on.submitCode)}>
       <div part="code" class="code ${v.codeError ? 'invalid' : ''}" ${cssVars({ '--length': String(boxes) })} @click=${v.on.focusCode}>
         <slot name="code"></slot>

@@ -128,7 +128,7 @@ export class OtpVerify extends VerifyElement {
 
   protected override configured(config: ConfigResponse): void {
     // A config that arrives after a send was answered must not undo the length that answer gave.
-    if (this.step === 'contact') this.codeField.length = config.codeLength;
+    if (this.step === 'contact' || this.codeField.length === null) this.codeField.length = config.codeLength;
     this.#resume(config.pending);
   }
 
@@ -149,7 +149,9 @@ export class OtpVerify extends VerifyElement {
   protected get codeError(): string | null {
     if (this.state.step !== 'code') return null;
     if (this.incompleteCode !== null && this.incompleteCode === this.codeField.value) return this.t.codeIncomplete;
-    return this.state.problem ? this.problemText(this.state.problem) : null;
+    // A send that may not have gone out says so above the field: nothing is wrong with the code.
+    const problem = this.state.problem;
+    return problem && !problem.maybeSent ? this.problemText(problem) : null;
   }
 
   protected renderStep() {
@@ -321,11 +323,21 @@ export class OtpVerify extends VerifyElement {
     if (error instanceof StaleAnswer) return;
     const host = this.hostError(error);
     const problem: Problem = { code: host.code, ...host.extra };
+    // No answer to a send (the network, the deadline): the handler may have sent the code.
+    if (this.state.step === 'sending' && host.status === 0) problem.maybeSent = true;
     const tried = this.state.step === 'verifying' ? this.state.code : null;
-    this.apply({ type: 'failed', problem });
-    if (tried !== null && this.state.step === 'code') this.codeField.refuse(tried);
-    if (problem.retryAfter) this.wait.start(problem.retryAfter);
-    const message = this.problemText(problem);
+    this.apply({ type: 'failed', problem, now: Date.now() });
+    let message = this.problemText(problem);
+    if (this.state.step === 'code' && problem.maybeSent) {
+      // As after a send: an empty field, the wait before another, and the SMS listened for.
+      this.codeField.value = '';
+      this.cooldown.start(this.state.resendAfter);
+      this.#listenForSms();
+      message = format(this.t.codeMaybeSentTo, { to: leftToRight(this.state.to) });
+    } else if (tried !== null && this.state.step === 'code') {
+      this.codeField.refuse(tried);
+    }
+    if (problem.retryAfter && !problem.maybeSent) this.wait.start(problem.retryAfter);
     this.announce(message);
     this.reportProblem(host, message, FAILURES);
   }

@@ -14,6 +14,7 @@ export const ar: Strings = {
   sending: 'جارٍ إرسال الرمز…',
   codeHeading: 'أدخل الرمز',
   codeSentTo: 'أرسلنا رمزًا إلى {to}.',
+  codeMaybeSentTo: 'تعذّر التأكد من إرسال رمز إلى {to}. إذا وصلك رمز فأدخله هنا.',
   codeLabel: 'رمز التحقق',
   codeHint: '{length} أرقام',
   codeHintAny: 'من ٤ إلى ٨ أرقام',

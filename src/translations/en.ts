@@ -15,6 +15,7 @@ export const en = {
   sending: 'Sending your code…',
   codeHeading: 'Enter the code',
   codeSentTo: 'We sent a code to {to}.',
+  codeMaybeSentTo: 'We couldn’t confirm that a code went to {to}. If a code arrives, enter it here.',
   codeLabel: 'One-time code',
   codeHint: '{length} digits',
   codeHintAny: '4 to 8 digits',

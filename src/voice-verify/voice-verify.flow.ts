@@ -16,7 +16,15 @@ export type VoiceState =
   | { step: 'review'; audio: string; seconds: number; problems: VoiceProblem[] }
   | { step: 'uploading'; audio: string }
   | { step: 'success' }
-  | { step: 'failure'; reason: VoiceFailure; attemptsLeft?: number; retryAfter?: number; canRetry: boolean };
+  | {
+      step: 'failure';
+      reason: VoiceFailure;
+      attemptsLeft?: number;
+      retryAfter?: number;
+      canRetry: boolean;
+      /** The recording the service never judged (a fault on the way): "Try again" sends it again. */
+      kept?: string;
+    };
 
 export type VoiceStep = VoiceState['step'];
 
@@ -61,15 +69,16 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
     case 'recorded':
       return state.step === 'recording' ? { step: 'review', audio: event.audio, seconds: event.seconds, problems: event.problems } : state;
     case 'rerecord':
-      return state.step === 'review' ? { step: 'permission' } : state;
+      return state.step === 'review' || (state.step === 'failure' && state.kept) ? { step: 'permission' } : state;
     case 'confirm':
       return state.step === 'review' && state.problems.length === 0 ? { step: 'uploading', audio: state.audio } : state;
     case 'done':
       return state.step === 'uploading' ? { step: 'success' } : state;
     case 'failed':
-      return state.step === 'uploading' ? uploadFailed(event) : state;
+      return state.step === 'uploading' ? uploadFailed(state.audio, event) : state;
     case 'retry':
-      return state.step === 'failure' && state.canRetry ? { step: 'permission' } : state;
+      if (state.step !== 'failure' || !state.canRetry) return state;
+      return state.kept ? { step: 'uploading', audio: state.kept } : { step: 'permission' };
     case 'blocked':
       return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' ? { step: 'failure', reason: event.reason, canRetry: false } : state;
     case 'restart':
@@ -77,14 +86,16 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
   }
 }
 
-function uploadFailed({ code, attemptsLeft, retryAfter }: Extract<VoiceEvent, { type: 'failed' }>): VoiceState {
+function uploadFailed(audio: string, { code, attemptsLeft, retryAfter }: Extract<VoiceEvent, { type: 'failed' }>): VoiceState {
   switch (code) {
     case 'no_match':
       return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0 };
     case 'bad_sample':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true };
+    // The recording was not judged: the same one goes again, unless the person records anew.
     case 'upstream_unavailable':
     case 'rate_limited':
-      return { step: 'failure', reason: code, retryAfter, canRetry: true };
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, kept: audio };
     default:
       return { step: 'failure', reason: code, canRetry: false };
   }

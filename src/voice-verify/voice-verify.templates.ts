@@ -108,6 +108,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
         <p part="error" class="error">${failureText(t, v.language, 'microphone', state)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
+          ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${v.on.rerecord}>${t.recordAgain}</button>` : nothing}
           ${accountActions(t, state.reason, v.account)}
         </div>`;
   }

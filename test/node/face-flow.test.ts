@@ -68,6 +68,20 @@ describe('<face-verify> flow', () => {
     assert.deepEqual(transitionFace(uploading, { type: 'failed', code: 'not_enrolled' }), { step: 'failure', reason: 'not_enrolled', canRetry: false, canUpload: false });
   });
 
+  it('a fault on the way keeps the photo: try again sends it again, retake still opens the camera', () => {
+    const uploading = transitionFace(transitionFace(preview(), { type: 'capture', image: 'photo', source: 'camera' }), { type: 'confirm' });
+    for (const code of ['upstream_unavailable', 'rate_limited'] as const) {
+      const failed = transitionFace(uploading, { type: 'failed', code, retryAfter: 3 });
+      assert.deepEqual(failed, { step: 'failure', reason: code, retryAfter: 3, canRetry: true, canUpload: false, kept: { image: 'photo', source: 'camera' } });
+      assert.deepEqual(transitionFace(failed, { type: 'retry' }), { step: 'uploading', image: 'photo', source: 'camera' });
+      assert.equal(transitionFace(failed, { type: 'retake' }).step, 'permission');
+    }
+    const fromFile = transitionFace(run({ type: 'capture', image: 'file', source: 'file' }, { type: 'confirm' }), { type: 'failed', code: 'upstream_unavailable' });
+    assert.equal(transitionFace(fromFile, { type: 'retake' }).step, 'priming');
+    // A photo the service judged is not sent again.
+    assert.equal(transitionFace(transitionFace(uploading, { type: 'failed', code: 'bad_sample' }), { type: 'retake' }).step, 'failure');
+  });
+
   it('ignores events that do not belong to the step', () => {
     assert.equal(transitionFace(initialFaceState, { type: 'confirm' }), initialFaceState);
     assert.equal(transitionFace(initialFaceState, { type: 'capture', image: 'x', source: 'camera' }), initialFaceState);

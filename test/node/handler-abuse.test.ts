@@ -92,6 +92,7 @@ for (const [backend, open] of backends) {
         t.emu.state.faults.add({ kind: 'error', route: 'send-otp', status: 422, times: 1 });
         const refused = await t.call('send-otp', { method: 'sms', phone: VICTIM });
         assert.equal(refused.status, 400);
+        assert.equal(refused.json.error.maybeSent, undefined, 'nothing may arrive');
         const again = await t.call('send-otp', { method: 'sms', phone: VICTIM });
         assert.equal(again.status, 200);
         assert.equal(again.json.alreadySent, undefined);
@@ -105,7 +106,8 @@ for (const [backend, open] of backends) {
       const t = await open({ limits: { resendCooldownSeconds: 30 } });
       try {
         t.emu.state.faults.add({ kind: 'error', route: 'send-otp', status: 503, times: 1 });
-        assert.equal((await t.call('send-otp', { method: 'email', email: 'maybe@example.com' })).status, 502);
+        const failed = await t.call('send-otp', { method: 'email', email: 'maybe@example.com' });
+        assert.deepEqual([failed.status, failed.json.error.maybeSent], [502, true]);
         const again = await t.call('send-otp', { method: 'email', email: 'maybe@example.com' });
         assert.equal(again.json.alreadySent, true);
         assert.equal(t.calls('send-otp'), 1, 'never sent twice');

@@ -50,7 +50,9 @@ for (const [backend, open] of backends) {
       try {
         t.emu.state.faults.add({ kind: 'latency', route: 'send-otp', ms: 11_000, times: 1 });
         const sent = await t.call('send-otp', { method: 'sms', phone: '+966501234567' });
-        assert.deepEqual([sent.status, sent.json.error.code], [504, 'upstream_unavailable']);
+        assert.deepEqual([sent.status, sent.json.error.code, sent.json.error.maybeSent], [504, 'upstream_unavailable', true]);
+        // The wait before another code is the cooldown's true time left: 30 s less the 10 s waited.
+        assert.ok(sent.json.error.retryAfter >= 19 && sent.json.error.retryAfter <= 21, String(sent.json.error.retryAfter));
         // The widget, asking again, is taken to code entry for that number: the code may come.
         const config = await t.call('config');
         assert.equal(config.json.pending.method, 'sms');

@@ -45,6 +45,18 @@ describe('<voice-verify> flow', () => {
     assert.equal((transitionVoice(uploading, { type: 'failed', code: 'no_match', attemptsLeft: 0 }) as { canRetry: boolean }).canRetry, false);
   });
 
+  it('a fault on the way keeps the recording: try again sends it again, record again still opens the microphone', () => {
+    const uploading = transitionVoice(recorded(), { type: 'confirm' });
+    for (const code of ['upstream_unavailable', 'rate_limited'] as const) {
+      const failed = transitionVoice(uploading, { type: 'failed', code });
+      assert.deepEqual(failed, { step: 'failure', reason: code, retryAfter: undefined, canRetry: true, kept: 'UklGR' });
+      assert.deepEqual(transitionVoice(failed, { type: 'retry' }), { step: 'uploading', audio: 'UklGR' });
+      assert.equal(transitionVoice(failed, { type: 'rerecord' }).step, 'permission');
+    }
+    const judged = transitionVoice(uploading, { type: 'failed', code: 'bad_sample' });
+    assert.equal(transitionVoice(judged, { type: 'retry' }).step, 'permission');
+  });
+
   it('a hidden page releases the microphone: back to the start from ready or recording', () => {
     assert.equal(transitionVoice(run({ type: 'start' }, { type: 'granted' }, { type: 'record' }), { type: 'released' }).step, 'priming');
     const review = recorded();

@@ -9,7 +9,7 @@ import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, savePending } from './pending.js';
 import type { RequestContext } from './context.js';
-import { fail, fromServiceError } from './errors.js';
+import { fail, fromServiceError, HandlerError } from './errors.js';
 import type { Window } from './options.js';
 import { verified } from './verified.js';
 
@@ -88,7 +88,8 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   // Recorded before the send, so that a code delivered after a timeout can still be entered.
   const previous = await store.get(challenge);
   await store.set(challenge, limits.challengeSeconds, method);
-  await savePending(ctx, session, { method, identifier, sentAt: Date.now() });
+  const startedAt = Date.now();
+  await savePending(ctx, session, { method, identifier, sentAt: startedAt });
   const fallbackEmail = method === 'email' ? null : await options.getFallbackEmail?.(await ctx.user(), ctx.request);
   try {
     await deps.service.sendOtp(
@@ -111,10 +112,13 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
         error.code === 'rate_limited' && error.retryAfter ? store.set(cooldownKey, error.retryAfter, '1') : store.delete(cooldownKey),
         ...spent.map((key) => store.decrement(key)),
       ]);
-    } else {
-      await store.delete(`attempts:${id}`);
+      throw fromServiceError(error);
     }
-    throw fromServiceError(error);
+    await store.delete(`attempts:${id}`);
+    // The widget offers to enter a code that arrives, and tells when another may be asked for.
+    const mapped = fromServiceError(error);
+    const left = Math.max(0, Math.ceil(limits.resendCooldownSeconds - (Date.now() - startedAt) / 1000));
+    throw new HandlerError(mapped.code, mapped.message, { ...mapped.extra, maybeSent: true, retryAfter: left });
   }
   // A new code opens a new challenge: the wrong-code count starts again.
   await store.delete(`attempts:${id}`);

@@ -3,7 +3,7 @@ import type { VerifyElement } from '../../../src/internal/verify-element.js';
 
 /** A widget in a wrapper carrying the language and direction, rendered and ready. */
 export async function widgetFixture<T extends VerifyElement>(tag: string, attributes: string, lang: string): Promise<T> {
-  const wrapper = await fixture<HTMLDivElement>(html`<div lang=${lang} dir=${lang === 'ar' ? 'rtl' : 'ltr'} .innerHTML=${`<${tag} endpoint="/host" ${attributes}></${tag}>`}></div>`);
+  const wrapper = await fixture<HTMLDivElement>(html`<div lang=${lang} dir=${lang === 'ar' ? 'rtl' : 'ltr'} .innerHTML=${`<${tag} ${attributes.includes('endpoint=') ? '' : 'endpoint="/host"'} ${attributes}></${tag}>`}></div>`);
   const element = wrapper.querySelector(tag) as T;
   await element.updateComplete;
   return element;
