@@ -10,6 +10,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { cutHost } from './test/browser/support/cut-host.mjs';
+import { heapPlugin } from './test/browser/support/heap-plugin.mjs';
 import { keysPlugin } from './test/browser/support/keys-plugin.mjs';
 
 const FIXTURES = resolve('../shared/fixtures');
@@ -140,8 +141,10 @@ export default {
   staticLogging: true,
   filterBrowserLogs: ({ args }) => !String(args[0]).startsWith('Lit is in dev mode'),
   testFramework: { config: { timeout: 20000 } },
+  // One file records 50 voice widgets for 3 s each, to show that none is retained.
+  testsFinishTimeout: 300_000,
   testRunnerHtml: html(null),
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), keysPlugin()],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), keysPlugin(), heapPlugin()],
   middleware: [fixtures, typescriptSources, cutHost],
   groups,
 };

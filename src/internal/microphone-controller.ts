@@ -1,7 +1,8 @@
 /**
  * Owns the microphone of a widget (see DeviceController) and the AudioContext that records it:
  * the recorder worklet turns the microphone into 16 kHz frames off the main thread. Releasing it
- * stops every track and closes the AudioContext.
+ * stops every track, unhooks the audio graph and closes the AudioContext: Chromium keeps a worklet
+ * node alive through its port's handler, and that handler holds the element.
  */
 import { DeviceController } from './device-controller.js';
 import type { VoiceFrame } from '../voice-verify/voice-frames.js';
@@ -17,6 +18,7 @@ export class MicrophoneController extends DeviceController {
   protected readonly missing = 'no-microphone';
   context: AudioContext | null = null;
   #recorder: AudioWorkletNode | null = null;
+  #source: MediaStreamAudioSourceNode | null = null;
 
   /** Opens the microphone, mono; call it from a user gesture. */
   open(processing: AudioProcessing): Promise<MediaStream> {
@@ -38,7 +40,7 @@ export class MicrophoneController extends DeviceController {
     recorder.port.onmessage = ({ data }: MessageEvent<VoiceFrame | 'stopped'>) => {
       if (data !== 'stopped') onFrame(data);
     };
-    context.createMediaStreamSource(stream).connect(recorder);
+    (this.#source = context.createMediaStreamSource(stream)).connect(recorder);
     await resumed;
     return context.sampleRate;
   }
@@ -59,8 +61,13 @@ export class MicrophoneController extends DeviceController {
   }
 
   override stop(): void {
-    this.#recorder?.port.close();
-    this.#recorder = null;
+    if (this.#recorder) {
+      this.#recorder.port.onmessage = null;
+      this.#recorder.port.close();
+      this.#recorder.disconnect();
+    }
+    this.#source?.disconnect();
+    this.#recorder = this.#source = null;
     void this.context?.close().catch(() => {});
     this.context = null;
     super.stop();
