@@ -83,10 +83,14 @@ async function sendFile(res, path, under) {
   send(res, 200, await readFile(file), TYPES[extname(file)] ?? 'application/octet-stream');
 }
 
-async function readJson(req) {
+async function readText(req) {
   let text = '';
   for await (const chunk of req) if ((text += chunk).length > 16384) throw new Error('body too large');
-  return JSON.parse(text || '{}');
+  return text;
+}
+
+async function readJson(req) {
+  return JSON.parse((await readText(req)) || '{}');
 }
 
 async function demoRoute(req, res, path) {
@@ -127,7 +131,9 @@ function send(res, status, body, type = 'text/plain; charset=utf-8') {
 
 // The outbox and its live stream come from the emulator; passing them through keeps the page on one origin.
 async function proxy(req, res, url) {
-  const upstream = await fetch(`${emulator.origin}${url.pathname}${url.search}`, { method: req.method });
+  // The controls' bodies (a fault to inject, a balance to set) go through as they came.
+  const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readText(req);
+  const upstream = await fetch(`${emulator.origin}${url.pathname}${url.search}`, { method: req.method, body, headers: { 'content-type': 'application/json' } });
   res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
   if (!upstream.body) return res.end();
   const reader = upstream.body.getReader();

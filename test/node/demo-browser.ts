@@ -63,12 +63,19 @@ export function microphoneFrom(audio: string): string[] {
   return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${resolve(root, '../shared/fixtures/audio', `${audio}.wav`)}`];
 }
 
-/** The code the emulator "sent" to this phone or email, read from the outbox as a person reads their phone. */
-export async function codeFromOutbox(demo: Pick<Demo, 'url'>, to: string): Promise<string> {
-  const response = await fetch(`${demo.url}__emulator/messages?to=${encodeURIComponent(to)}`);
-  const { messages } = (await response.json()) as { messages: { code: string }[] };
-  if (!messages[0]) throw new Error(`no message to ${to}`);
-  return messages[0].code;
+/**
+ * The code the emulator "sent" to this phone or email, read from the outbox as a person reads their
+ * phone: waiting up to `waitMs` for it to arrive.
+ */
+export async function codeFromOutbox(demo: Pick<Demo, 'url'>, to: string, waitMs = 0): Promise<string> {
+  const end = Date.now() + waitMs;
+  for (;;) {
+    const response = await fetch(`${demo.url}__emulator/messages?to=${encodeURIComponent(to)}`);
+    const { messages } = (await response.json()) as { messages: { code: string }[] };
+    if (messages[0]) return messages[0].code;
+    if (Date.now() > end) throw new Error(`no message to ${to}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
 }
 
 /** Clicks a part (`submit`, `record`, …) in a widget's shadow root. */

@@ -49,6 +49,12 @@ await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, int
       await toCode();
       await page.keyboard.type('12');
     },
+    'code-maybe-sent': async (lang) => {
+      await fresh(lang);
+      // A 503 from the service: the code may have gone out, so the widget offers to enter it.
+      await fetch(`${demo.url}__emulator/faults`, { method: 'POST', body: JSON.stringify({ kind: 'error', route: 'send-otp', status: 503, times: 1 }) });
+      await toCode();
+    },
     'code-wrong': async (lang) => {
       await fresh(lang);
       const to = await toCode();

@@ -28,7 +28,7 @@ type Mode = 'verify' | 'enroll';
  * demo's slot, `toReview` brings one to its review; `failures` names getUserMedia errors to show.
  */
 export function biometricSteps(
-  { page, intercept, press, untilStep }: Shoot,
+  { demo, page, intercept, press, untilStep }: Shoot,
   kind: 'face' | 'voice',
   drive: { fresh(lang: string, mode: Mode): Promise<void>; toReview(lang: string, mode?: Mode): Promise<void> },
   failures: Record<string, string>,
@@ -69,6 +69,13 @@ export function biometricSteps(
     'failure-no-match': async (lang) => {
       intercept((url) => (url.endsWith(route) ? { status: 422, contentType: 'application/json', body: noMatch } : undefined));
       await send('failure')(lang);
+    },
+    // The service fails (a 503 from the emulator): the sample is kept, to send again or replace.
+    'failure-kept': async (lang) => {
+      await drive.toReview(lang);
+      await fetch(`${demo.url}__emulator/faults`, { method: 'POST', body: JSON.stringify({ kind: 'error', route: `verify-by-${kind}`, status: 503, times: 1 }) });
+      await press('submit');
+      await untilStep('failure');
     },
     ...Object.fromEntries(Object.entries(failures).map(([step, name]) => [step, deviceFails(name)])),
   };
