@@ -12,6 +12,14 @@ async function successReceipt(demo: Demo): Promise<string> {
   ) as unknown as Promise<string>;
 }
 
+/** A fresh page, as after a reload, with a phone number typed into the widget. */
+async function typePhoneAfterReload({ page }: Demo, phone: string): Promise<void> {
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, widget);
+  const field = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#phone'), widget);
+  await (field as any).type(phone);
+}
+
 for (const quirks of [false, true]) {
   describe(`<otp-verify> end to end through the demo (${quirks ? 'live-quirks' : 'documented'} emulator)`, () => {
     let demo: Demo;
@@ -45,10 +53,7 @@ for (const quirks of [false, true]) {
 
     it('a reload during the cooldown goes straight to the code already sent, and verifies without a second send', async () => {
       const { page } = demo;
-      await page.reload({ waitUntil: 'load' });
-      await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, widget);
-      const phone = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#phone'), widget);
-      await (phone as any).type('50 765 4321');
+      await typePhoneAfterReload(demo, '50 765 4321');
       await page.keyboard.press('Enter');
       await untilStep(page, widget, 'code');
       await page.reload({ waitUntil: 'load' });
@@ -67,10 +72,7 @@ for (const quirks of [false, true]) {
     if (!quirks) {
       it('a send answered after the handler gave up: the page offers code entry, and the code that arrives verifies, sent once', async () => {
         const { page } = demo;
-        await page.reload({ waitUntil: 'load' });
-        await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, widget);
-        const phone = await page.evaluateHandle((w) => document.querySelector<any>(w).shadowRoot.querySelector('#phone'), widget);
-        await (phone as any).type('50 222 3333');
+        await typePhoneAfterReload(demo, '50 222 3333');
         // The service takes 11 s; the handler waits 10 and answers 504, while the code still goes out.
         await fetch(`${demo.url}__emulator/faults`, { method: 'POST', body: JSON.stringify({ kind: 'latency', route: 'send-otp', ms: 11_000, times: 1 }) });
         await page.keyboard.press('Enter');
