@@ -37,6 +37,7 @@ export const SAMPLE_FIELDS = {
   enroll: { face: 'face_image', voice: 'audio' },
 } as const;
 export type VerificationMethod = 'otp' | BiometricKind;
+export const VERIFICATION_METHODS: readonly VerificationMethod[] = ['otp', 'face', 'voice'];
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);

@@ -1,15 +1,14 @@
 /**
  * Receipts: the proof of a verification that the host's own server checks (DESIGN §3). A receipt
- * is `base64url(claims).base64url(HMAC-SHA256(claims))`, short-lived, bound to the user, the method
- * and a keyed hash of the identifier, and usable once through the store.
+ * is a JWT signed with HS256 (so a PHP, Python or Go host checks it with a stock library),
+ * short-lived, bound to the user, the method and a keyed hash of the identifier, and usable once
+ * through the store. Web Crypto only, through jose: it runs wherever the handler does.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { VerificationMethod } from '../internal/protocol.js';
+import { base64url, errors, jwtVerify, SignJWT } from 'jose';
+import { VERIFICATION_METHODS, type VerificationMethod } from '../internal/protocol.js';
 import type { VerifyStore } from './store/store.js';
 
 export interface ReceiptClaims {
-  /** Format version. */
-  v: 1;
   /** Unique id: what single use is tracked by. */
   jti: string;
   /** The host's user id, or `session:<hash>` for a verification without a signed-in user. */
@@ -33,10 +32,18 @@ export class ReceiptError extends Error {
 
 const encoder = new TextEncoder();
 
-// node:crypto rather than Web Crypto: HMAC there is synchronous and about ten times faster in
-// Node, and Bun, Deno and Workers (nodejs_compat) provide it too.
-const hmac = (secret: string, data: string) => createHmac('sha256', secret).update(data).digest();
-const toBase64Url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+/** One imported key per secret: importing costs more than signing. */
+const keys = new Map<string, Promise<CryptoKey>>();
+function keyFor(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+const hmac = async (secret: string, data: string) => new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), encoder.encode(data)));
 
 export function assertSecret(secret: unknown): asserts secret is string {
   if (typeof secret !== 'string' || encoder.encode(secret).length < 32) {
@@ -49,7 +56,7 @@ export function assertSecret(secret: unknown): asserts secret is string {
  * keys carry it instead of the identifier itself.
  */
 export async function hashIdentifier(identifier: string, secret: string): Promise<string> {
-  return toBase64Url(hmac(secret, `identifier:${identifier}`).subarray(0, 16));
+  return base64url.encode((await hmac(secret, `identifier:${identifier}`)).subarray(0, 16));
 }
 
 /** A keyed hash of a browser session id: what store keys and a guest's receipt (`session:<hash>`) carry. */
@@ -58,8 +65,7 @@ export function hashSession(sessionId: string, secret: string): Promise<string> 
 }
 
 export async function signReceipt(claims: ReceiptClaims, secret: string): Promise<string> {
-  const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
-  return `${payload}.${toBase64Url(hmac(secret, payload))}`;
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(await keyFor(secret));
 }
 
 export interface VerifyReceiptOptions {
@@ -86,7 +92,12 @@ export interface VerifyReceiptOptions {
 
 /** Strict base64url: its alphabet only, no padding or whitespace, and the one spelling of its bytes. */
 function canonical(part: string | undefined): part is string {
-  return !!part && /^[A-Za-z0-9_-]+$/.test(part) && Buffer.from(part, 'base64url').toString('base64url') === part;
+  if (!part || !/^[A-Za-z0-9_-]+$/.test(part)) return false;
+  try {
+    return base64url.encode(base64url.decode(part)) === part;
+  } catch {
+    return false;
+  }
 }
 
 /** Checks a receipt and uses it up. Throws a ReceiptError saying why it is refused. */
@@ -96,23 +107,25 @@ export async function verifyReceipt(token: unknown, options: VerifyReceiptOption
     throw new TypeError('verifyReceipt needs the user or session the receipt must be for, or { anyUser: true }');
   }
   if (typeof token !== 'string' || token.length > 2048) throw new ReceiptError('malformed');
-  const [payload, signature, extra] = token.split('.');
-  if (!canonical(payload) || !canonical(signature) || extra !== undefined) throw new ReceiptError('malformed');
-  const given = Buffer.from(signature, 'base64url');
-  const expected = hmac(options.secret, payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ReceiptError('bad_signature');
-  let claims: ReceiptClaims;
-  try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    throw new ReceiptError('malformed');
-  }
-  if (claims?.v !== 1 || typeof claims.jti !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') {
-    throw new ReceiptError('malformed');
-  }
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts.every(canonical)) throw new ReceiptError('malformed');
   const now = Math.floor((options.now ?? Date.now)() / 1000);
   const skew = options.clockSkewSeconds ?? 5;
-  if (claims.exp + skew < now) throw new ReceiptError('expired');
+  let claims: ReceiptClaims;
+  try {
+    const verified = await jwtVerify<ReceiptClaims>(token, await keyFor(options.secret), {
+      algorithms: ['HS256'],
+      requiredClaims: ['jti', 'sub', 'iat', 'exp'],
+      clockTolerance: skew,
+      currentDate: new Date(now * 1000),
+    });
+    claims = verified.payload as ReceiptClaims;
+  } catch (error) {
+    if (error instanceof errors.JWSSignatureVerificationFailed) throw new ReceiptError('bad_signature');
+    if (error instanceof errors.JWTExpired) throw new ReceiptError('expired');
+    throw new ReceiptError('malformed');
+  }
+  if (!VERIFICATION_METHODS.includes(claims.mth)) throw new ReceiptError('malformed');
   if (claims.iat - skew > now) throw new ReceiptError('not_yet_valid');
   const subjects = [options.user, options.session === undefined ? undefined : `session:${await hashSession(options.session, options.secret)}`];
   if (!options.anyUser && !subjects.includes(claims.sub)) throw new ReceiptError('wrong_user');

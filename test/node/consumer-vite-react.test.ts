@@ -45,7 +45,7 @@ describe('a Vite + React app, with the package installed from its tarball', () =
     const { messages } = (await (await fetch(`${host.emulatorUrl}/__emulator/messages?to=%2B966502223344`)).json()) as { messages: { code: string }[] };
     await page.keyboard.type(messages[0]!.code, { delay: 20 });
     await page.waitForFunction(() => document.getElementById('receipt')?.textContent, { timeout: 15_000 });
-    assert.match(await page.$eval('#receipt', (p) => p.textContent ?? ''), /^[\w-]+\.[\w-]+$/);
+    assert.match(await page.$eval('#receipt', (p) => p.textContent ?? ''), /^[\w-]+\.[\w-]+\.[\w-]+$/);
     assert.equal(await page.$eval('#step', (p) => p.textContent), 'success');
     assert.deepEqual(await cspViolations(page), []);
   });

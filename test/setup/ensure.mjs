@@ -16,6 +16,8 @@ const SYSTEM = [
   { path: '/usr/bin/WebKitWebDriver', pkg: 'webkit2gtk-driver' },
   { path: '/usr/bin/xvfb-run', pkg: 'xvfb' },
   { path: '/usr/bin/redis-server', pkg: 'redis-server' },
+  // A stock JWT library of another language, to check receipts as a Python host would.
+  { path: '/usr/lib/python3/dist-packages/jwt/__init__.py', pkg: 'python3-jwt' },
 ];
 
 function run(command, args) {

@@ -14,7 +14,7 @@ export async function verified(
   const exp = iat + options.receiptSeconds;
   const jti = crypto.randomUUID();
   const sub = subject.user ?? `session:${subject.session}`;
-  const receipt = await signReceipt({ v: 1, jti, sub, mth: method, idh: subject.identifierHash, iat, exp }, options.receiptSecret);
+  const receipt = await signReceipt({ jti, sub, mth: method, idh: subject.identifierHash, iat, exp }, options.receiptSecret);
   try {
     await options.onVerified?.({ userId: subject.user, method, identifier: subject.identifier, receiptId: jti, request: ctx.request });
   } catch (error) {
