@@ -94,6 +94,31 @@ describe('handler: request checks before any work', () => {
     }
   });
 
+  it('compares Origin with the host the browser addressed, as frameworks and proxies pass it on', async () => {
+    // Next.js rebuilds request.url from its listening address; the Host header says what the browser asked.
+    const asNext = (origin: string, headers: Record<string, string>) =>
+      t.handler(new Request('http://localhost:3000/verify/send-otp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, 'x-test-session': 'next', ...headers },
+        body: JSON.stringify({ method: 'email', email: 'next@example.com' }),
+      }));
+    assert.equal((await asNext('https://shop.example', { host: 'shop.example' })).status, 200);
+    assert.equal((await asNext('https://evil.example', { host: 'shop.example' })).status, 403);
+    // X-Forwarded-Host counts only when the host says its proxies set it.
+    assert.equal((await asNext('https://shop.example', { host: 'app:3000', 'x-forwarded-host': 'shop.example' })).status, 403);
+    const proxied = await setup({ trustProxy: 1 });
+    try {
+      const res = await proxied.handler(new Request('http://app:3000/verify/send-otp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example', host: 'app:3000', 'x-forwarded-host': 'shop.example', 'x-test-session': 'p' },
+        body: JSON.stringify({ method: 'email', email: 'proxied@example.com' }),
+      }));
+      assert.equal(res.status, 200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('answers 415, 405 and 404 with the stable shape', async () => {
     const text = await t.handler(new Request(`${ORIGIN}/verify/send-otp`, { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'text/plain' }, body: 'hi' }));
     assert.equal(text.status, 415);

@@ -23,11 +23,23 @@ export class RequestContext {
     if (requiredHeader && !headers.get(requiredHeader)) fail('forbidden', `The ${requiredHeader} header is required.`);
     const origin = headers.get('origin');
     if (origin) {
-      const allowed = allowedOrigins ? allowedOrigins.includes(origin) : sameHost(origin, new URL(this.request.url).host);
+      const allowed = allowedOrigins ? allowedOrigins.includes(origin) : sameHost(origin, this.#addressedHost());
       if (!allowed) fail('forbidden', 'This origin may not call the verification endpoint.');
     } else if (headers.get('sec-fetch-site') === 'cross-site') {
       fail('forbidden', 'Cross-site requests are not accepted.');
     }
+  }
+
+  /**
+   * The host the browser addressed: the Host header (frameworks such as Next.js rebuild
+   * `request.url` from their own listening address), or behind the host's own proxies the
+   * X-Forwarded-Host they set; the URL's host when neither is there.
+   */
+  #addressedHost(): string {
+    const { headers, url } = this.request;
+    const { trustProxy } = this.options;
+    const forwarded = trustProxy ? forwardedFor(headers.get('x-forwarded-host'), trustProxy) : null;
+    return forwarded ?? headers.get('host') ?? new URL(url).host;
   }
 
   /** The JSON body, refused before parsing when too large, slow or deep, and with no field beyond `allowed`. */
