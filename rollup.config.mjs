@@ -26,6 +26,7 @@ export default [
   {
     input: {
       'server/index': 'src/server/index.ts',
+      'server/node': 'src/server/node.ts',
       'emulator/index': 'src/emulator/index.ts',
       'emulator/cli': 'src/emulator/cli.ts',
     },

@@ -3,6 +3,7 @@
  * service shapes (DESIGN §2), which a host in another language may forward, are read too.
  */
 import { VerifyRequestEvent } from '../events/request.js';
+import { deadline } from './deadline.js';
 import { isErrorCode, type ErrorCode } from './protocol.js';
 
 export class HostError extends Error {
@@ -61,12 +62,7 @@ export async function callHost(
   const method = body === undefined ? 'GET' : 'POST';
   const headers = new Headers({ accept: 'application/json' });
   if (method === 'POST') headers.set('content-type', 'application/json');
-  // One signal for the caller's abort and the deadline (AbortSignal.any is too new for Safari 17.0).
-  const call = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => ((timedOut = true), call.abort()), timeoutMs);
-  const stop = () => call.abort();
-  signal.addEventListener('abort', stop);
+  const call = deadline(timeoutMs, signal);
   const event = new VerifyRequestEvent({ route, url, method, body, headers, signal: call.signal });
   const proceed = element.dispatchEvent(event);
   try {
@@ -88,10 +84,9 @@ export async function callHost(
     return answer;
   } catch (error) {
     if (error instanceof HostError || signal.aborted) throw error;
-    throw new HostError('upstream_unavailable', timedOut ? 'timeout' : 'network', 0);
+    throw new HostError('upstream_unavailable', call.timedOut ? 'timeout' : 'network', 0);
   } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', stop);
+    call.clear();
   }
 }
 

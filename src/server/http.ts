@@ -69,7 +69,9 @@ export async function readCappedText(request: Request, { maxBytes, timeoutMs, ma
   } finally {
     clearTimeout(timer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = new Uint8Array(total);
+  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
+  return new TextDecoder().decode(bytes);
 }
 
 /** The bodies here are flat objects: a little room, and no more, before depth is an attack. */

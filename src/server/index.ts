@@ -1,4 +1,7 @@
-/** Server-side entry: the host handler the widgets call, receipts, stores, and the service client. */
+/**
+ * Server-side entry: the host handler the widgets call, receipts, stores, and the service client.
+ * Fetch API and Web Crypto only, for any runtime; Node's own server is served from `./node.js`.
+ */
 export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler, type VerifyHandlerOptions, type VerifiedEvent, type Limits, type Window } from './handler/index.js';
 export { verifyReceipt, ReceiptError, hashIdentifier, type ReceiptClaims, type ReceiptFailure, type VerifyReceiptOptions } from './receipts.js';
 export type { VerifyStore } from './store/store.js';
@@ -20,6 +23,5 @@ export {
   type Comparison,
 } from './service-client.js';
 export { ServiceError, type UpstreamFault } from './service-error.js';
-export { toNodeListener, type NodeListener } from './node-adapter.js';
 export type { FetchHandler, RequestInfo } from './http.js';
 export * from '../internal/protocol.js';

@@ -3,6 +3,7 @@
  * live service has been seen to answer (DESIGN §2). Server-side only: it carries the API key.
  */
 import type { OtpChannel } from '../internal/protocol.js';
+import { deadline } from '../internal/deadline.js';
 import { ServiceError } from './service-error.js';
 import { classifyFailure, parseJsonBody, parseResult, retryAfterSeconds, type Operation, type Parsed } from './service-parse.js';
 
@@ -79,8 +80,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call<T>(operation: Operation, method: 'GET' | 'POST', body: object | undefined, callOptions: CallOptions = {}): Promise<T> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = callOptions.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout;
+    const limit = deadline(timeoutMs, callOptions.signal);
     let response: Response;
     try {
       response = await fetchImpl(`${baseUrl}/${operation}`, {
@@ -93,11 +93,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         body: body === undefined ? undefined : JSON.stringify(body),
         // A redirect means the service did not take the request as JSON (DESIGN §2): never follow it.
         redirect: 'manual',
-        signal,
+        signal: limit.signal,
       });
     } catch (error) {
+      limit.clear();
       if (callOptions.signal?.aborted) throw callOptions.signal.reason ?? error;
-      const timedOut = timeout.aborted;
+      const { timedOut } = limit;
       throw new ServiceError({
         code: 'upstream_unavailable',
         status: 0,
@@ -105,7 +106,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         message: timedOut ? `The service did not answer within ${timeoutMs} ms.` : 'The service could not be reached.',
       });
     }
-    return (await interpret(operation, response)) as T;
+    // The deadline covers the answer's body too.
+    try {
+      return (await interpret(operation, response)) as T;
+    } finally {
+      limit.clear();
+    }
   }
 
   return {

@@ -2,7 +2,8 @@
 // work, which is the whole time less the upstream call, and reports it at GET /__bench/stats.
 // Usage: node test/bench/handler-server.mjs EMULATOR_BASE_URL API_KEY
 import { createServer } from 'node:http';
-import { createVerifyHandler, toNodeListener } from '../../dist/server/index.js';
+import { createVerifyHandler } from '../../dist/server/index.js';
+import { toNodeListener } from '../../dist/server/node.js';
 
 const [baseUrl, apiKey] = process.argv.slice(2);
 let upstreamMs = 0;

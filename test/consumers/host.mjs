@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createVerifyHandler, toNodeListener } from '../../dist/server/index.js';
+import { createVerifyHandler } from '../../dist/server/index.js';
+import { toNodeListener } from '../../dist/server/node.js';
 import { DEVELOPMENT_KEY, startEmulator } from '../../dist/emulator/index.js';
 
 export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'";

@@ -28,7 +28,6 @@ describe('MemoryStore is bounded', () => {
       assert.match(String(warn.mock.calls[0]!.arguments[0]), /100 entries, so the least recently written are being dropped/);
     } finally {
       warn.mock.restore();
-      store.close();
     }
   });
 
@@ -47,7 +46,6 @@ describe('MemoryStore is bounded', () => {
       assert.ok(store.size <= 500, `entries: ${store.size}`);
     } finally {
       warn.mock.restore();
-      store.close();
       await t.close();
     }
   });

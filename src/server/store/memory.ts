@@ -18,7 +18,6 @@ export interface MemoryStoreOptions {
 /** The default store: one process's memory. Use the Redis store when the host runs several instances. */
 export class MemoryStore implements VerifyStore {
   readonly #entries = new Map<string, Entry>();
-  readonly #sweeper: ReturnType<typeof setInterval>;
   readonly #maxEntries: number;
   private readonly now: () => number;
   #warned = false;
@@ -27,9 +26,6 @@ export class MemoryStore implements VerifyStore {
   constructor({ maxEntries = 100_000, now = Date.now }: MemoryStoreOptions = {}) {
     this.#maxEntries = maxEntries;
     this.now = now;
-    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
-    // The sweeper must never keep a process alive on its own.
-    (this.#sweeper as { unref?: () => void }).unref?.();
   }
 
   #live(key: string): Entry | undefined {
@@ -90,6 +86,9 @@ export class MemoryStore implements VerifyStore {
   /** Writes `key` as the most recent entry, making room first when the store is full. */
   #write(key: string, entry: Entry): void {
     this.#entries.delete(key);
+    // Swept on writes rather than by a timer: edge runtimes allow no timer outside a request, and a
+    // timer would keep a process alive.
+    if (this.now() - this.#sweptAt > 60_000) this.#sweep();
     if (this.#entries.size >= this.#maxEntries) {
       // A sweep reads every entry: at most once a second, not on every write of a flood.
       if (this.now() - this.#sweptAt > 1000) this.#sweep();
@@ -104,11 +103,6 @@ export class MemoryStore implements VerifyStore {
       }
     }
     this.#entries.set(key, entry);
-  }
-
-  /** Stops the background sweep (tests, shutdown). */
-  close(): void {
-    clearInterval(this.#sweeper);
   }
 
   #sweep(): void {
