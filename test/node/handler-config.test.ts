@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cameraCapture, control, microphoneCapture } from './helpers.js';
+import { cameraCapture, control, KEY, microphoneCapture } from './helpers.js';
 import { codeSentTo, setup } from './handler-setup.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { createVerifyHandler } from '../../src/server/index.js';
 
 describe('handler: config', () => {
   it('tells the widget its channels, countries, limits and enrolment, nothing secret', async () => {
@@ -97,6 +99,36 @@ describe('handler: every route gives the stable shape against the live-quirks em
       });
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('handler: options read on the first request', () => {
+  it('is created without secrets (as a build imports it), answers 503 and says why while they are missing, then works once they are there', async (t) => {
+    const emu = await startEmulator({ apiKeys: [KEY] });
+    const errors = t.mock.method(console, 'error', () => {});
+    try {
+      const env: { secret?: string } = {};
+      const handler = createVerifyHandler(() => ({
+        baseUrl: emu.baseUrl,
+        apiKey: KEY,
+        basePath: '/verify',
+        receiptSecret: env.secret as string,
+        allowedChannels: ['email'],
+        getUser: () => 'sara',
+        getClientIp: () => '127.0.0.1',
+      }));
+      const send = () =>
+        handler(new Request('http://app.test/verify/send-otp', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://app.test' }, body: JSON.stringify({ method: 'email', email: 'lazy@example.com' }) }));
+      const refused = await send();
+      assert.equal(refused.status, 503);
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'upstream_unavailable');
+      assert.match(String(errors.mock.calls[0]?.arguments[0]), /options were refused: receiptSecret must be/);
+      env.secret = 'lazy-receipt-secret-0123456789abcdefgh';
+      assert.equal((await send()).status, 200);
+      await assert.rejects(handler.verifyReceipt('x.y.z', { anyUser: true }), { reason: 'malformed' });
+    } finally {
+      await emu.close();
     }
   });
 });

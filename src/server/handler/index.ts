@@ -5,7 +5,6 @@
 import { HttpError, refuseDeclaredOver, type FetchHandler, type RequestInfo } from '../http.js';
 import { createServiceClient } from '../service-client.js';
 import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
-import type { VerifyStore } from '../store/store.js';
 import { enroll, verifyBiometric } from './biometric-routes.js';
 import { balanceWatch, config } from './config-route.js';
 import { RequestContext } from './context.js';
@@ -16,10 +15,38 @@ import { sendOtp, verifyOtp, type OtpDeps } from './otp-routes.js';
 export interface VerifyHandler extends FetchHandler {
   /** Checks a receipt with this handler's secret and store, and uses it up. */
   verifyReceipt(token: unknown, expect?: Omit<VerifyReceiptOptions, 'secret' | 'store'>): Promise<ReceiptClaims>;
-  readonly store: VerifyStore;
 }
 
-export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler {
+/**
+ * The handler. Given its options, it checks them at once and throws when they are wrong; given a
+ * function that returns them, it reads them on the first request instead, so that a build that
+ * imports the handler (`next build`) needs no secrets. Options refused then are said in the
+ * server's log and answered 503 to the widget, and read again on the next request.
+ */
+export function createVerifyHandler(input: VerifyHandlerOptions | (() => VerifyHandlerOptions | Promise<VerifyHandlerOptions>)): VerifyHandler {
+  if (typeof input !== 'function') return handlerFor(input);
+  let built: Promise<VerifyHandler> | undefined;
+  const ready = () =>
+    (built ??= (async () => handlerFor(await input()))().catch((error: unknown) => {
+      built = undefined;
+      console.error(`verify handler: its options were refused: ${(error as Error)?.message ?? error}`);
+      throw error;
+    }));
+  const handle = async (request: Request, info?: RequestInfo) => {
+    let handler: VerifyHandler;
+    try {
+      handler = await ready();
+    } catch {
+      return errorResponse(new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', { status: 503 }));
+    }
+    return handler(request, info);
+  };
+  return Object.assign(handle, {
+    verifyReceipt: async (token: unknown, expect?: Omit<VerifyReceiptOptions, 'secret' | 'store'>) => (await ready()).verifyReceipt(token, expect),
+  });
+}
+
+function handlerFor(input: VerifyHandlerOptions): VerifyHandler {
   const options = resolveOptions(input);
   const service = createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, fetch: options.fetch });
   const channels = balanceWatch(options, service);
@@ -79,7 +106,6 @@ export function createVerifyHandler(input: VerifyHandlerOptions): VerifyHandler 
   }
 
   return Object.assign(handle, {
-    store: options.store,
     verifyReceipt: (token: unknown, expect: Omit<VerifyReceiptOptions, 'secret' | 'store'> = {}) =>
       verifyReceipt(token, { ...expect, secret: options.receiptSecret, store: options.store }),
   });
