@@ -13,7 +13,7 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    const body = requestBody(req);
+    const body = alreadyRead(req) ?? requestBody(req);
     handler(toRequest(req, controller.signal, body.stream), { clientIp: req.socket.remoteAddress ?? null })
       .then((response) => {
         // Answered before the body was read (refused early): the rest is read and dropped, so that
@@ -28,6 +28,25 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
         res.end('Internal error');
       });
   };
+}
+
+/**
+ * The body a framework's parser already read (Express's `express.json()` mounted first leaves the
+ * stream ended and the value in `req.body`), as the bytes the handler would have read.
+ */
+function alreadyRead(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; drain(): void } | null {
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (!req.readableEnded || parsed === undefined) return null;
+  const bytes = parsed instanceof Uint8Array ? parsed : new TextEncoder().encode(typeof parsed === 'string' ? parsed : JSON.stringify(parsed));
+  // The length sent no longer describes these bytes; the handler caps what it reads itself.
+  delete req.headers['content-length'];
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return { stream, drain() {} };
 }
 
 /** Past this much unread body, an early answer closes the connection rather than read it all. */
