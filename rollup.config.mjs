@@ -44,8 +44,22 @@ export default [
       'voice-verify/define': 'src/voice-verify/define.ts',
       'face-verify/model-face-detector': 'src/face-verify/model-face-detector.ts',
       'react/index': 'src/react/index.ts',
+      'react/otp-verify': 'src/react/otp-verify.ts',
+      'react/face-verify': 'src/react/face-verify.ts',
+      'react/voice-verify': 'src/react/voice-verify.ts',
     },
-    output: { dir: 'dist', format: 'es', preserveModules: true, preserveModulesRoot: 'src' },
+    output: {
+      dir: 'dist',
+      format: 'es',
+      preserveModules: true,
+      preserveModulesRoot: 'src',
+      // Rollup drops module directives; React's server components need the entries marked.
+      banner: (chunk) => (chunk.isEntry && chunk.fileName.startsWith('react/') && chunk.fileName !== 'react/events.js' ? "'use client';" : ''),
+    },
+    onwarn(warning, warn) {
+      if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use client')) return;
+      warn(warning);
+    },
     external,
     plugins: [ts()],
   },

@@ -101,11 +101,19 @@ export class CodeFieldController implements ReactiveController {
     // Password managers otherwise draw their icon over the last digit.
     for (const name of ['data-1p-ignore', 'data-lpignore', 'data-bwignore']) input.setAttribute(name, 'true');
     input.setAttribute('data-form-type', 'other');
-    if (!input.isConnected) this.host.append(input);
-    if (!this.message.isConnected) this.host.append(this.message);
     this.#accepted = digitsOf(input.value);
     for (const [type, listener] of this.#listeners()) input.addEventListener(type, listener);
     document.addEventListener('selectionchange', this.#redraw);
+  }
+
+  /**
+   * Puts the input and its message into the element's light DOM, when the code step first needs
+   * them: never at connection, so that a page rendered on a server (React, Vue, Angular) finds
+   * its markup unchanged when it hydrates.
+   */
+  attach(): void {
+    if (this.input.parentNode !== this.host) this.host.append(this.input);
+    if (this.message.parentNode !== this.host) this.host.append(this.message);
   }
 
   hostDisconnected(): void {

@@ -31,7 +31,7 @@ const FAILURES = new Set(['wrong_code', 'code_expired', 'too_many_attempts']);
  * @fires verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
  *
- * @slot code - The code input; the element adds one when the page gives none. It stays in the light DOM, where autofill can see it.
+ * @slot code - The code input; the element adds one, when the code step first appears, if the page gives none (so server-rendered markup is unchanged until then). It stays in the light DOM, where autofill can see it.
  *
  * @csspart base - The whole widget.
  * @csspart heading - Each step's heading.
@@ -139,6 +139,7 @@ export class OtpVerify extends VerifyElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
+    if (this.step === 'code') this.codeField.attach();
     const t = this.t;
     const length = this.codeField.length;
     const hint = length ? format(t.codeHint, { length: this.number(length) }) : t.codeHintAny;

@@ -35,6 +35,13 @@ describe('the package', () => {
     assert.equal(out.trim(), '[true,true]');
   });
 
+  it('marks the React entries as client components, one per widget besides the index', () => {
+    for (const entry of ['react', 'react/otp-verify', 'react/face-verify', 'react/voice-verify']) {
+      const file = (pkg.exports as Record<string, { default: string }>)[`./${entry}`]!.default;
+      assert.match(readFileSync(new URL(file, root), 'utf8'), /^'use client';\n/, file);
+    }
+  });
+
   it('sideEffects names only the registration modules', () => {
     assert.deepEqual(pkg.sideEffects, ['./dist/*/define.js', './dist/cdn/*.js']);
   });

@@ -6,6 +6,16 @@ describe('<otp-verify> public surface', () => {
   let host: ReturnType<typeof fakeHost>;
   afterEach(() => host?.stop());
 
+  it('leaves its light DOM as the page wrote it until the code step (server-rendered pages hydrate unchanged)', async () => {
+    host = fakeHost({ 'send-otp': () => sent() });
+    const element = await otpFixture();
+    await waitUntil(() => host.count('config') === 1);
+    await element.updateComplete;
+    expect(element.childNodes.length, 'nothing added at connection or first render').to.equal(0);
+    await sendTo(element);
+    expect(element.querySelector('input[slot="code"]')).to.exist;
+  });
+
   it('tells each step through the property, a custom state and verify-step-change', async () => {
     host = fakeHost({ 'send-otp': () => sent(), 'verify-otp': () => verified() });
     const element = await otpFixture();
