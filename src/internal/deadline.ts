@@ -30,3 +30,16 @@ export function deadline(ms: number, caller?: AbortSignal): Deadline {
     },
   };
 }
+
+/** The promise's outcome, or `late()` thrown once `ms` have passed without one. */
+export async function withinTime<T>(promise: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

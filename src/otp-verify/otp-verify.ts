@@ -283,7 +283,12 @@ export class OtpVerify extends VerifyElement {
   #resume(pending: ConfigResponse['pending'] | undefined): void {
     if (!pending || this.step !== 'contact' || this.draft.phone || this.draft.email) return;
     this.apply({ type: 'resume', method: pending.method, to: pending.to, resendAfter: pending.resendAfter, now: Date.now() });
-    this.cooldown.start(pending.resendAfter);
+    this.#awaitCode(pending.resendAfter);
+  }
+
+  /** A code is on its way (or may be): the wait before another starts, and the SMS is listened for. */
+  #awaitCode(resendAfter: number): void {
+    this.cooldown.start(resendAfter);
     this.#listenForSms();
   }
 
@@ -297,10 +302,9 @@ export class OtpVerify extends VerifyElement {
       if (typeof answer.codeLength === 'number') this.codeField.length = answer.codeLength;
       this.codeField.value = '';
       this.apply({ type: 'sent', to, resendAfter, now: Date.now() });
-      this.cooldown.start(resendAfter);
+      this.#awaitCode(resendAfter);
       this.announce(`${format(this.t.codeSentAnnouncement, { to: leftToRight(to) })} ${format(this.t.resendIn, { time: formatSeconds(resendAfter, this.language) })}`);
       this.dispatchEvent(new VerifyCodeSentEvent({ method: contact.method, to, resendAfter }));
-      this.#listenForSms();
     } catch (error) {
       this.#failed(error);
     }
@@ -332,8 +336,7 @@ export class OtpVerify extends VerifyElement {
     if (this.state.step === 'code' && problem.maybeSent) {
       // As after a send: an empty field, the wait before another, and the SMS listened for.
       this.codeField.value = '';
-      this.cooldown.start(this.state.resendAfter);
-      this.#listenForSms();
+      this.#awaitCode(this.state.resendAfter);
       message = format(this.t.codeMaybeSentTo, { to: leftToRight(this.state.to) });
     } else if (tried !== null && this.state.step === 'code') {
       this.codeField.refuse(tried);

@@ -33,6 +33,11 @@ export function fail(code: ErrorCode, message: string, extra?: HandlerError['ext
   throw new HandlerError(code, message, extra);
 }
 
+/** The host's problem, not the person's (a fault upstream, a store, a hook, its own options): try again later. */
+export function unavailable(status: number): HandlerError {
+  return new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', { status });
+}
+
 export function errorResponse(error: HandlerError): Response {
   const { status = STATUS[error.code], ...extra } = error.extra;
   const headers: Record<string, string> = error.extra.retryAfter !== undefined ? { 'retry-after': String(error.extra.retryAfter) } : {};
@@ -63,8 +68,6 @@ export function fromServiceError(error: ServiceError): HandlerError {
       return new HandlerError('invalid_input', 'The verification service refused the request.');
     default:
       // unauthorized (our key), 5xx, timeouts, redirects: the host's problem, not the person's.
-      return new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', {
-        status: error.fault === 'timeout' ? 504 : 502,
-      });
+      return unavailable(error.fault === 'timeout' ? 504 : 502);
   }
 }

@@ -8,7 +8,7 @@ import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '..
 import { enroll, verifyBiometric } from './biometric-routes.js';
 import { balanceWatch, config } from './config-route.js';
 import { RequestContext } from './context.js';
-import { errorResponse, HandlerError } from './errors.js';
+import { errorResponse, HandlerError, unavailable } from './errors.js';
 import { resolveOptions, type VerifyHandlerOptions } from './options.js';
 import { sendOtp, verifyOtp, type OtpDeps } from './otp-routes.js';
 
@@ -37,7 +37,7 @@ export function createVerifyHandler(input: VerifyHandlerOptions | (() => VerifyH
     try {
       handler = await ready();
     } catch {
-      return errorResponse(new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', { status: 503 }));
+      return errorResponse(unavailable(503));
     }
     return handler(request, info);
   };
@@ -97,7 +97,7 @@ function handlerFor(input: VerifyHandlerOptions): VerifyHandler {
         // A hook or the store failed: no detail leaves the server, and never a 500 to the widget.
         failure = (error as Error)?.name ?? 'Error';
         code = 'upstream_unavailable';
-        response = errorResponse(new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', { status: 503 }));
+        response = errorResponse(unavailable(503));
       }
     }
     if (request.method === 'POST' && response.status !== 405) response.headers.set('cache-control', 'no-store');

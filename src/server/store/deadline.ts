@@ -4,6 +4,7 @@
  * store is left alone for as long again (calls fail at once), so that an outage costs each request
  * nothing but its answer, and one call a while finds out when the store is back.
  */
+import { withinTime } from '../../internal/deadline.js';
 import type { VerifyStore } from './store.js';
 
 export class StoreUnavailableError extends Error {
@@ -19,17 +20,11 @@ export function withDeadline(store: VerifyStore, timeoutMs: number): VerifyStore
     const operation = store[name] as (...args: unknown[]) => Promise<unknown>;
     bounded[name] = async (...args: unknown[]) => {
       if (performance.now() < restingUntil) throw new StoreUnavailableError('The store failed a moment ago');
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new StoreUnavailableError(`The store did not answer ${name} within ${timeoutMs} ms`)), timeoutMs);
-      });
       try {
-        return await Promise.race([operation.apply(store, args), expired]);
+        return await withinTime(operation.apply(store, args), timeoutMs, () => new StoreUnavailableError(`The store did not answer ${name} within ${timeoutMs} ms`));
       } catch (error) {
         restingUntil = performance.now() + timeoutMs;
         throw error;
-      } finally {
-        clearTimeout(timer);
       }
     };
   }

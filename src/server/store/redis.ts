@@ -3,6 +3,7 @@
  * one Lua script each, so increment-and-expire is atomic across handler instances.
  */
 import type { Redis, RedisOptions } from 'ioredis';
+import { withinTime } from '../../internal/deadline.js';
 import type { VerifyStore } from './store.js';
 
 /**
@@ -105,11 +106,7 @@ export class RedisStore implements VerifyStore {
   /** Waits a little for a connection being made or remade, never longer: a command is sent only on a live one. */
   #connected(): Promise<void> {
     if (this.redis.status === 'ready') return Promise.resolve();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('Redis is not connected')), this.#connectWaitMs);
-    });
-    return Promise.race([this.#whenReady(), late]).finally(() => clearTimeout(timer));
+    return withinTime(this.#whenReady(), this.#connectWaitMs, () => new Error('Redis is not connected'));
   }
 
   async increment(key: string, windowSeconds: number) {
