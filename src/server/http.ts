@@ -4,6 +4,8 @@
 export interface RequestInfo {
   /** The address of the peer that sent it (the socket's remote address), when the runtime knows it. */
   clientIp?: string | null;
+  /** What a framework passes beside the request, ignored: `export const POST = handler` in Next.js passes `{ params }`. */
+  [other: string]: unknown;
 }
 
 export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Response>;

@@ -2,7 +2,8 @@
  * A VerifyStore on Redis through an ioredis client that the host creates and owns. Counters are
  * one Lua script each, so increment-and-expire is atomic across handler instances.
  */
-import type { Redis, RedisOptions } from 'ioredis';
+// Types only, and none in the declarations this file emits: a host without ioredis still compiles.
+import type { RedisOptions } from 'ioredis';
 import { withinTime } from '../../internal/deadline.js';
 import type { VerifyStore } from './store.js';
 
@@ -50,6 +51,22 @@ local value = redis.call('GET', KEYS[1])
 if value then redis.call('DEL', KEYS[1]) end
 return value`;
 
+/**
+ * The part of an ioredis client a RedisStore uses. An ioredis `Redis` is one; declared here so that
+ * the package's types do not name ioredis, which only a host on Redis installs.
+ */
+export interface RedisClient {
+  readonly options: { readonly [name in (typeof FAIL_FAST)[number]]?: unknown };
+  readonly status: string;
+  connect(): Promise<unknown>;
+  once(event: 'ready', listener: () => void): unknown;
+  config(subcommand: 'GET', parameter: string): Promise<unknown>;
+  eval(script: string, numberOfKeys: number, ...keysAndArguments: (string | number)[]): Promise<unknown>;
+  set(key: string, value: string, expiry: 'EX', seconds: number): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  del(key: string): Promise<unknown>;
+}
+
 export interface RedisStoreOptions {
   /** Prefix of every key, so one Redis can serve several applications. */
   prefix?: string;
@@ -64,7 +81,7 @@ export class RedisStore implements VerifyStore {
   #ready?: Promise<void>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     options: RedisStoreOptions = {},
   ) {
     const unsafe = FAIL_FAST.filter((name) => redis.options[name] !== REDIS_CLIENT_OPTIONS[name]);

@@ -1,0 +1,93 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { Page } from 'puppeteer-core';
+import { DEVELOPMENT_KEY, startEmulator } from '../../src/emulator/index.js';
+import { consoleErrors, installApp, npm, passOtp, type App } from './consumer-apps.js';
+import { openBrowser } from './demo-browser.js';
+
+const freePort = async () => {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+};
+
+describe('a Next.js App Router app, with the package installed from its tarball', () => {
+  let app: App;
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let server: ChildProcess;
+  let port: number;
+  let output = '';
+
+  before(async () => {
+    app = installApp('next-app');
+    // What a CI build has: no secrets. The handler reads its options on the first request.
+    for (const name of ['SERVICE_BASE_URL', 'SERVICE_API_KEY', 'RECEIPT_SECRET']) delete process.env[name];
+    npm(app.dir, 'run', 'build');
+    emulator = await startEmulator({ port: 0 });
+    port = await freePort();
+    server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', String(port)], {
+      cwd: app.dir,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: randomBytes(32).toString('hex') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    while (!/Ready in/.test(output)) await once(server.stdout!, 'data');
+  });
+  after(async () => {
+    server?.kill();
+    await emulator?.close();
+    app?.remove();
+  });
+
+  /** Opens `path` on `host` (mapped to this machine), watching for errors and for calls to the handler's config. */
+  async function visit(host: string, path: string) {
+    const browser = await openBrowser('about:blank', [`--host-resolver-rules=MAP ${host} 127.0.0.1`]);
+    const errors = consoleErrors(browser.page);
+    const configCalls: string[] = [];
+    browser.page.on('request', (request) => request.url().endsWith('/api/verify/config') && configCalls.push(request.url()));
+    await browser.page.goto(`http://${host}:${port}${path}`, { waitUntil: 'load' });
+    return { ...browser, errors, configCalls };
+  }
+
+  async function verifyOn(host: string, localPhone: string, path = '/') {
+    const { page, errors, configCalls, close } = await visit(host, path);
+    try {
+      await passOtp(page, emulator.baseUrl.replace(/\/api\/v2$/, ''), localPhone);
+      // The page posts the receipt to its own route, which checks it on the server.
+      await page.waitForFunction(() => document.getElementById('confirmed')?.textContent, { timeout: 15_000 });
+      assert.equal(await page.$eval('#confirmed', (p: Element) => p.textContent), 'demo-user');
+      assert.deepEqual(errors, [], 'no hydration or other error in the console');
+      assert.equal(configCalls.length, 1, 'the page is hydrated once, so the config is read once');
+    } finally {
+      await close();
+    }
+  }
+
+  it('verifies a phone on 127.0.0.1, the receipt checked by a route of the app', () => verifyOn('127.0.0.1', '50 111 2233'));
+
+  it('verifies a phone on a host name other than localhost (the origin check reads the Host header)', () => verifyOn('shop.test', '50 111 4455'));
+
+  it('verifies a phone through the handler on the edge runtime', () => verifyOn('127.0.0.1', '50 111 6677', '/edge'));
+
+  it('hydrates the component rendered straight from a Server Component, without an error', async () => {
+    const { page, errors, close } = await visit('127.0.0.1', '/server-rendered');
+    try {
+      await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'), { timeout: 15_000 });
+      await page.evaluate(() => new Promise((done) => setTimeout(done, 500)));
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('logged nothing on the server', () => {
+    assert.doesNotMatch(output, /error|refused|503/i);
+  });
+});
