@@ -33,6 +33,8 @@ export async function startHost({ root, cdn }) {
     res.setHeader('content-security-policy', STRICT_CSP);
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
     if (path.startsWith('/api/verify/')) return handler(req, res);
+    // The apps have no icon; the browser's request for one is not an error of theirs.
+    if (path === '/favicon.ico') return res.writeHead(204).end();
     const [base, rest] = cdn && path.startsWith('/cdn/') ? [cdn, path.slice('/cdn'.length)] : [root, path === '/' ? '/index.html' : path];
     const file = normalize(join(base, rest));
     try {

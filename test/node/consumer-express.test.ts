@@ -1,0 +1,63 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { DEVELOPMENT_KEY, startEmulator } from '../../src/emulator/index.js';
+import { consoleErrors, installApp, passOtp, type App } from './consumer-apps.js';
+import { cspViolations, openBrowser } from './demo-browser.js';
+
+describe('an Express 5 server with express.json() mounted first, and the quick start page, installed from the tarball', () => {
+  let app: App;
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let server: ChildProcess;
+  let url: string;
+  let output = '';
+
+  before(async () => {
+    app = installApp('express-app');
+    emulator = await startEmulator({ port: 0 });
+    server = spawn(process.execPath, ['server.mjs'], {
+      cwd: app.dir,
+      env: { ...process.env, PORT: '0', SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: randomBytes(32).toString('hex') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    while (!/listening on (\S+)/.test(output)) await once(server.stdout!, 'data');
+    url = /listening on (\S+)/.exec(output)![1]!;
+  });
+  after(async () => {
+    server?.kill();
+    await emulator?.close();
+    app?.remove();
+  });
+
+  it('signs in with a code: the page posts the receipt as JSON and the server checks it', async () => {
+    const { page, close } = await openBrowser('about:blank');
+    try {
+      const errors = consoleErrors(page);
+      await page.goto(url, { waitUntil: 'load' });
+      await passOtp(page, emulator.baseUrl.replace(/\/api\/v2$/, ''), '50 333 4455');
+      await page.waitForFunction(() => document.getElementById('signed-in')?.textContent, { timeout: 15_000 });
+      assert.equal(await page.$eval('#signed-in', (p) => p.textContent), 'signed in as demo-user');
+      assert.deepEqual(errors, []);
+      assert.deepEqual(await cspViolations(page), []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers bad bodies with a 4xx and a reason, never a 500, with the parser in front', async () => {
+    const post = (body: string) => fetch(`${url}api/verify/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url.slice(0, -1) }, body });
+    // Over the handler's 8 KB cap but under express.json()'s 100 KB: the handler's cap still holds.
+    const large = await post(JSON.stringify({ channel: 'sms', to: '+966500000000', padding: 'x'.repeat(20_000) }));
+    assert.equal(large.status, 413);
+    assert.match(((await large.json()) as { error: { message: string } }).error.message, /8192 bytes/);
+    const missing = await post(JSON.stringify({ channel: 'sms' }));
+    assert.equal(missing.status, 400);
+    // Malformed JSON is refused by express.json() itself, before the handler sees it.
+    assert.equal((await post('{"channel":')).status, 400);
+    assert.doesNotMatch(output, /TypeError|disturbed|locked/);
+  });
+});
