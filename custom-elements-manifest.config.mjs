@@ -1,9 +1,20 @@
 // custom-elements.json, from the JSDoc tags of the widgets (@fires, @csspart, @cssproperty,
 // @cssstate, @slot) and their Lit properties. `npm run manifest` writes it; the build runs it.
+import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
+import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
+import { frameworkTypesPlugin } from './scripts/framework-types.mjs';
+
+const outdir = process.env.CEM_OUTDIR ?? '.';
+// Element types for each framework and editor data, written beside the compiled widgets they name.
+const types = `${process.env.CEM_OUTDIR ?? 'dist'}/types`;
+const editors = { outdir: types, hideLogs: true };
+
 export default {
   globs: ['src/*/*-verify.ts', 'src/*/define.ts', 'src/internal/verify-element.ts', 'src/internal/biometric-element.ts', 'src/events/*.ts'],
   // Tests write it elsewhere, to check the sources without touching the build's copy.
-  outdir: process.env.CEM_OUTDIR ?? '.',
+  outdir,
+  // The React wrappers match the widgets' glob but are not elements; the events' index only re-exports.
+  exclude: ['src/react/**', 'src/events/index.ts'],
   litelement: true,
   packagejson: false,
   plugins: [
@@ -18,5 +29,21 @@ export default {
         }
       },
     },
+    {
+      name: 'shipped-paths',
+      // The manifest ships in the package, where the sources do not: each module names its compiled file.
+      packageLinkPhase({ customElementsManifest }) {
+        const shipped = (value) => value.replace(/^\/?src\/(.+)\.[jt]s$/, 'dist/$1.js');
+        (function visit(node) {
+          for (const [key, value] of Object.entries(node)) {
+            if ((key === 'path' || key === 'module') && typeof value === 'string') node[key] = shipped(value);
+            else if (value && typeof value === 'object') visit(value);
+          }
+        })(customElementsManifest);
+      },
+    },
+    frameworkTypesPlugin({ outdir: types }),
+    customElementVsCodePlugin({ ...editors, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' }),
+    customElementJetBrainsPlugin({ ...editors, packageJson: false }),
   ],
 };

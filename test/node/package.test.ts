@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 
 const root = new URL('../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { exports: Record<string, unknown>; sideEffects: string[] };
+// Modules only: not the manifest, nor the type-only framework declarations (./types/*).
 const entries = Object.keys(pkg.exports)
-  .filter((key) => !key.endsWith('.json'))
+  .filter((key) => !key.endsWith('.json') && !key.includes('*'))
   .map((key) => `verify-widgets${key.slice(1)}`);
 
 /** Runs a module snippet in a plain Node process: no DOM, no test framework, the built package. */
