@@ -1,10 +1,13 @@
 /** The consumer tests' common ground: a fresh app from test/consumers with the packed tarball installed, and the OTP flow as a person runs it. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
+import { DEVELOPMENT_KEY, startEmulator } from '../../src/emulator/index.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -47,4 +50,37 @@ export function consoleErrors(page: Page): string[] {
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   page.on('pageerror', (error) => errors.push(String(error)));
   return errors;
+}
+
+export interface AppServer {
+  /** What the server printed so far, both streams. */
+  output(): string;
+  /** The emulator's base, for its outbox. */
+  emulatorUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator, then `node args` in the app's folder with the service's address, key and a
+ * receipt secret in its environment (as a host passes its secrets), and waits until it prints `ready`.
+ */
+export async function startAppServer(app: App, args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<AppServer> {
+  const emulator = await startEmulator({ port: 0 });
+  const server = spawn(process.execPath, args, {
+    cwd: app.dir,
+    env: { ...process.env, ...env, SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: randomBytes(32).toString('hex') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  server.stderr!.on('data', (chunk) => (output += chunk));
+  while (!ready.test(output)) await once(server.stdout!, 'data');
+  return {
+    output: () => output,
+    emulatorUrl: emulator.baseUrl.replace(/\/api\/v2$/, ''),
+    close: async () => {
+      server.kill();
+      await emulator.close();
+    },
+  };
 }

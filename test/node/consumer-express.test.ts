@@ -1,35 +1,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { DEVELOPMENT_KEY, startEmulator } from '../../src/emulator/index.js';
-import { consoleErrors, installApp, passOtp, type App } from './consumer-apps.js';
+import { consoleErrors, installApp, passOtp, startAppServer, type App, type AppServer } from './consumer-apps.js';
 import { cspViolations, openBrowser } from './demo-browser.js';
 
 describe('an Express 5 server with express.json() mounted first, and the quick start page, installed from the tarball', () => {
   let app: App;
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
-  let server: ChildProcess;
+  let server: AppServer;
   let url: string;
-  let output = '';
 
   before(async () => {
     app = installApp('express-app');
-    emulator = await startEmulator({ port: 0 });
-    server = spawn(process.execPath, ['server.mjs'], {
-      cwd: app.dir,
-      env: { ...process.env, PORT: '0', SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: randomBytes(32).toString('hex') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    server.stdout!.on('data', (chunk) => (output += chunk));
-    while (!/listening on (\S+)/.test(output)) await once(server.stdout!, 'data');
-    url = /listening on (\S+)/.exec(output)![1]!;
+    server = await startAppServer(app, ['server.mjs'], /listening on (\S+)/, { PORT: '0' });
+    url = /listening on (\S+)/.exec(server.output())![1]!;
   });
   after(async () => {
-    server?.kill();
-    await emulator?.close();
+    await server?.close();
     app?.remove();
   });
 
@@ -38,7 +23,7 @@ describe('an Express 5 server with express.json() mounted first, and the quick s
     try {
       const errors = consoleErrors(page);
       await page.goto(url, { waitUntil: 'load' });
-      await passOtp(page, emulator.baseUrl.replace(/\/api\/v2$/, ''), '50 333 4455');
+      await passOtp(page, server.emulatorUrl, '50 333 4455');
       await page.waitForFunction(() => document.getElementById('signed-in')?.textContent, { timeout: 15_000 });
       assert.equal(await page.$eval('#signed-in', (p) => p.textContent), 'signed in as demo-user');
       assert.deepEqual(errors, []);
@@ -58,6 +43,6 @@ describe('an Express 5 server with express.json() mounted first, and the quick s
     assert.equal(missing.status, 400);
     // Malformed JSON is refused by express.json() itself, before the handler sees it.
     assert.equal((await post('{"channel":')).status, 400);
-    assert.doesNotMatch(output, /TypeError|disturbed|locked/);
+    assert.doesNotMatch(server.output(), /TypeError|disturbed|locked/);
   });
 });

@@ -1,12 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import type { Page } from 'puppeteer-core';
-import { DEVELOPMENT_KEY, startEmulator } from '../../src/emulator/index.js';
-import { consoleErrors, installApp, npm, passOtp, type App } from './consumer-apps.js';
+import { consoleErrors, installApp, npm, passOtp, startAppServer, type App, type AppServer } from './consumer-apps.js';
 import { openBrowser } from './demo-browser.js';
 
 const freePort = async () => {
@@ -19,30 +15,19 @@ const freePort = async () => {
 
 describe('a Next.js App Router app, with the package installed from its tarball', () => {
   let app: App;
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
-  let server: ChildProcess;
+  let server: AppServer;
   let port: number;
-  let output = '';
 
   before(async () => {
     app = installApp('next-app');
     // What a CI build has: no secrets. The handler reads its options on the first request.
     for (const name of ['SERVICE_BASE_URL', 'SERVICE_API_KEY', 'RECEIPT_SECRET']) delete process.env[name];
     npm(app.dir, 'run', 'build');
-    emulator = await startEmulator({ port: 0 });
     port = await freePort();
-    server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', String(port)], {
-      cwd: app.dir,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: randomBytes(32).toString('hex') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (chunk) => (output += chunk));
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    while (!/Ready in/.test(output)) await once(server.stdout!, 'data');
+    server = await startAppServer(app, ['node_modules/next/dist/bin/next', 'start', '--port', String(port)], /Ready in/, { NEXT_TELEMETRY_DISABLED: '1' });
   });
   after(async () => {
-    server?.kill();
-    await emulator?.close();
+    await server?.close();
     app?.remove();
   });
 
@@ -59,7 +44,7 @@ describe('a Next.js App Router app, with the package installed from its tarball'
   async function verifyOn(host: string, localPhone: string, path = '/') {
     const { page, errors, configCalls, close } = await visit(host, path);
     try {
-      await passOtp(page, emulator.baseUrl.replace(/\/api\/v2$/, ''), localPhone);
+      await passOtp(page, server.emulatorUrl, localPhone);
       // The page posts the receipt to its own route, which checks it on the server.
       await page.waitForFunction(() => document.getElementById('confirmed')?.textContent, { timeout: 15_000 });
       assert.equal(await page.$eval('#confirmed', (p: Element) => p.textContent), 'demo-user');
@@ -88,6 +73,6 @@ describe('a Next.js App Router app, with the package installed from its tarball'
   });
 
   it('logged nothing on the server', () => {
-    assert.doesNotMatch(output, /error|refused|503/i);
+    assert.doesNotMatch(server.output(), /error|refused|503/i);
   });
 });
