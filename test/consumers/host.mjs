@@ -48,7 +48,7 @@ export async function startHost({ root, cdn }) {
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   return {
     url: `http://127.0.0.1:${server.address().port}/`,
-    emulatorUrl: emulator.baseUrl.replace(/\/api\/v2$/, ''),
+    emulatorOrigin: emulator.origin,
     close: async () => {
       server.closeAllConnections();
       server.close();

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { DEVELOPMENT_KEY, startEmulator } from '../../src/emulator/index.js';
+import { openBrowser, untilStep } from './demo-browser.js';
+import { latestCode } from './helpers.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -20,43 +22,43 @@ export interface App {
 }
 
 /** Copies test/consumers/`name` to a temporary folder and installs the package there from its tarball (built by `npm test` before these tests), as a user would. */
-export function installApp(name: string, extra: string[] = []): App {
+export function installApp(name: string): App {
   const work = mkdtempSync(join(tmpdir(), `${name}-`));
   const tarball = npm(repo, 'pack', '--ignore-scripts', '--pack-destination', work).trim().split('\n').at(-1)!;
   const dir = join(work, 'app');
   cpSync(join(repo, 'test/consumers', name), dir, { recursive: true });
-  npm(dir, 'install', join(work, tarball), ...extra);
+  npm(dir, 'install', join(work, tarball));
   return { dir, remove: () => rmSync(work, { recursive: true, force: true }) };
 }
 
 /** In the page's <otp-verify>: types the phone (Saudi, local digits), reads the code from the emulator's outbox, types it, and waits for success. */
-export async function passOtp(page: Page, emulatorUrl: string, localPhone: string): Promise<void> {
+export async function passOtp(page: Page, emulatorOrigin: string, localPhone: string): Promise<void> {
   await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'), { timeout: 15_000 });
   const phone = await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'));
   await (phone as any).type(localPhone);
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector<any>('otp-verify').step === 'code', { timeout: 15_000 });
-  const to = encodeURIComponent(`+966${localPhone.replace(/\D/g, '').replace(/^0/, '')}`);
-  const { messages } = (await (await fetch(`${emulatorUrl}/__emulator/messages?to=${to}`)).json()) as { messages: { code: string }[] };
-  await page.keyboard.type(messages[0]!.code, { delay: 20 });
+  await untilStep(page, 'otp-verify', 'code');
+  await page.keyboard.type(await latestCode(emulatorOrigin, `+966${localPhone.replace(/\D/g, '').replace(/^0/, '')}`), { delay: 20 });
   // A full code is sent at once when the handler knows the code length; otherwise the person presses Enter.
   if (await page.evaluate(() => document.querySelector<any>('otp-verify').step === 'code')) await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector<any>('otp-verify').step === 'success', { timeout: 15_000 });
+  await untilStep(page, 'otp-verify', 'success');
 }
 
-/** Everything the page logged as an error (React's hydration errors among them), kept from now on. */
-export function consoleErrors(page: Page): string[] {
+/** A fresh Chromium on `url`, keeping every error the page logs from before it loads (React's hydration errors among them). */
+export async function visit(url: string, chromiumArgs: string[] = []): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+  const browser = await openBrowser('about:blank', chromiumArgs);
   const errors: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  page.on('pageerror', (error) => errors.push(String(error)));
-  return errors;
+  browser.page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  browser.page.on('pageerror', (error) => errors.push(String(error)));
+  await browser.page.goto(url, { waitUntil: 'load' });
+  return { ...browser, errors };
 }
 
 export interface AppServer {
   /** What the server printed so far, both streams. */
   output(): string;
-  /** The emulator's base, for its outbox. */
-  emulatorUrl: string;
+  /** The emulator's origin, for its outbox. */
+  emulatorOrigin: string;
   close(): Promise<void>;
 }
 
@@ -77,7 +79,7 @@ export async function startAppServer(app: App, args: string[], ready: RegExp, en
   while (!ready.test(output)) await once(server.stdout!, 'data');
   return {
     output: () => output,
-    emulatorUrl: emulator.baseUrl.replace(/\/api\/v2$/, ''),
+    emulatorOrigin: emulator.origin,
     close: async () => {
       server.kill();
       await emulator.close();

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
+import { passOtp } from './consumer-apps.js';
 import { cameraFrom, cspViolations, microphoneFrom, openBrowser, press, untilStep } from './demo-browser.js';
 // @ts-expect-error: a plain ES module of the tests, without types
 import { startHost } from '../consumers/host.mjs';
@@ -10,7 +11,7 @@ const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.met
 const stepOf = (page: Page, tag: string) => page.evaluate((t) => document.querySelector<any>(t).step as string, tag);
 
 describe('a plain HTML page with the CDN file in one script tag, under a strict CSP', () => {
-  let host: { url: string; emulatorUrl: string; close(): Promise<void> };
+  let host: { url: string; emulatorOrigin: string; close(): Promise<void> };
   let browser: { page: Page; close(): Promise<void> };
   before(async () => {
     host = await startHost({ root: root('test/consumers/cdn-page'), cdn: root('dist/cdn') });
@@ -23,13 +24,7 @@ describe('a plain HTML page with the CDN file in one script tag, under a strict 
 
   it('runs the OTP flow against the handler and the emulator', async () => {
     const { page } = browser;
-    const phone = await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'));
-    await (phone as any).type('50 765 4321');
-    await page.keyboard.press('Enter');
-    await untilStep(page, 'otp-verify', 'code');
-    const { messages } = (await (await fetch(`${host.emulatorUrl}/__emulator/messages?to=%2B966507654321`)).json()) as { messages: { code: string }[] };
-    await page.keyboard.type(messages[0]!.code, { delay: 20 });
-    await untilStep(page, 'otp-verify', 'success');
+    await passOtp(page, host.emulatorOrigin, '50 765 4321');
     assert.match(await page.$eval('#receipt', (p) => p.textContent ?? ''), /^[\w-]+\.[\w-]+\.[\w-]+$/);
   });
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { consoleErrors, installApp, passOtp, startAppServer, type App, type AppServer } from './consumer-apps.js';
-import { cspViolations, openBrowser } from './demo-browser.js';
+import { installApp, passOtp, startAppServer, visit, type App, type AppServer } from './consumer-apps.js';
+import { cspViolations } from './demo-browser.js';
 
 describe('an Express 5 server with express.json() mounted first, and the quick start page, installed from the tarball', () => {
   let app: App;
@@ -19,11 +19,9 @@ describe('an Express 5 server with express.json() mounted first, and the quick s
   });
 
   it('signs in with a code: the page posts the receipt as JSON and the server checks it', async () => {
-    const { page, close } = await openBrowser('about:blank');
+    const { page, errors, close } = await visit(url);
     try {
-      const errors = consoleErrors(page);
-      await page.goto(url, { waitUntil: 'load' });
-      await passOtp(page, server.emulatorUrl, '50 333 4455');
+      await passOtp(page, server.emulatorOrigin, '50 333 4455');
       await page.waitForFunction(() => document.getElementById('signed-in')?.textContent, { timeout: 15_000 });
       assert.equal(await page.$eval('#signed-in', (p) => p.textContent), 'signed in as demo-user');
       assert.deepEqual(errors, []);

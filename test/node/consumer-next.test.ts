@@ -1,17 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { consoleErrors, installApp, npm, passOtp, startAppServer, type App, type AppServer } from './consumer-apps.js';
-import { openBrowser } from './demo-browser.js';
-
-const freePort = async () => {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-};
+import { installApp, npm, passOtp, startAppServer, visit, type App, type AppServer } from './consumer-apps.js';
+import { freePort } from './helpers.js';
 
 describe('a Next.js App Router app, with the package installed from its tarball', () => {
   let app: App;
@@ -31,25 +21,19 @@ describe('a Next.js App Router app, with the package installed from its tarball'
     app?.remove();
   });
 
-  /** Opens `path` on `host` (mapped to this machine), watching for errors and for calls to the handler's config. */
-  async function visit(host: string, path: string) {
-    const browser = await openBrowser('about:blank', [`--host-resolver-rules=MAP ${host} 127.0.0.1`]);
-    const errors = consoleErrors(browser.page);
-    const configCalls: string[] = [];
-    browser.page.on('request', (request) => request.url().endsWith('/api/verify/config') && configCalls.push(request.url()));
-    await browser.page.goto(`http://${host}:${port}${path}`, { waitUntil: 'load' });
-    return { ...browser, errors, configCalls };
-  }
+  /** Opens `path` on `host`, mapped to this machine. */
+  const open = (host: string, path: string) => visit(`http://${host}:${port}${path}`, [`--host-resolver-rules=MAP ${host} 127.0.0.1`]);
 
   async function verifyOn(host: string, localPhone: string, path = '/') {
-    const { page, errors, configCalls, close } = await visit(host, path);
+    const { page, errors, close } = await open(host, path);
     try {
-      await passOtp(page, server.emulatorUrl, localPhone);
+      await passOtp(page, server.emulatorOrigin, localPhone);
       // The page posts the receipt to its own route, which checks it on the server.
       await page.waitForFunction(() => document.getElementById('confirmed')?.textContent, { timeout: 15_000 });
       assert.equal(await page.$eval('#confirmed', (p: Element) => p.textContent), 'demo-user');
       assert.deepEqual(errors, [], 'no hydration or other error in the console');
-      assert.equal(configCalls.length, 1, 'the page is hydrated once, so the config is read once');
+      const configCalls = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/api/verify/config')).length);
+      assert.equal(configCalls, 1, 'the page is hydrated once, so the config is read once');
     } finally {
       await close();
     }
@@ -62,7 +46,7 @@ describe('a Next.js App Router app, with the package installed from its tarball'
   it('verifies a phone through the handler on the edge runtime', () => verifyOn('127.0.0.1', '50 111 6677', '/edge'));
 
   it('hydrates the component rendered straight from a Server Component, without an error', async () => {
-    const { page, errors, close } = await visit('127.0.0.1', '/server-rendered');
+    const { page, errors, close } = await open('127.0.0.1', '/server-rendered');
     try {
       await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'), { timeout: 15_000 });
       await page.evaluate(() => new Promise((done) => setTimeout(done, 500)));

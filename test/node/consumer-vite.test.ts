@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { consoleErrors, installApp, npm, passOtp, type App } from './consumer-apps.js';
-import { cspViolations, openBrowser } from './demo-browser.js';
+import { installApp, npm, passOtp, visit, type App } from './consumer-apps.js';
+import { cspViolations } from './demo-browser.js';
 // @ts-expect-error: a plain ES module of the tests, without types
 import { startHost } from '../consumers/host.mjs';
 
@@ -16,7 +16,7 @@ const apps = [
 for (const { name, framework, phone } of apps) {
   describe(`a ${framework} + Vite app, with the package installed from its tarball`, () => {
     let app: App;
-    let host: { url: string; emulatorUrl: string; close(): Promise<void> };
+    let host: { url: string; emulatorOrigin: string; close(): Promise<void> };
 
     before(() => {
       app = installApp(name);
@@ -29,11 +29,9 @@ for (const { name, framework, phone } of apps) {
 
     it('builds, and runs the OTP flow under a strict CSP, the receipt reaching the app', async () => {
       host = await startHost({ root: join(app.dir, 'dist') });
-      const { page, close } = await openBrowser('about:blank');
+      const { page, errors, close } = await visit(host.url);
       try {
-        const errors = consoleErrors(page);
-        await page.goto(host.url, { waitUntil: 'load' });
-        await passOtp(page, host.emulatorUrl, phone);
+        await passOtp(page, host.emulatorOrigin, phone);
         await page.waitForFunction(() => document.getElementById('receipt')?.textContent, { timeout: 15_000 });
         assert.match(await page.$eval('#receipt', (p) => p.textContent ?? ''), /^[\w-]+\.[\w-]+\.[\w-]+$/);
         // The React app also shows each step its typed event handler received.

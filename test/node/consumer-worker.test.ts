@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { DEVELOPMENT_KEY, startEmulator } from '../../src/emulator/index.js';
 import { MemoryStore, verifyReceipt } from '../../src/server/index.js';
 import { installApp, npm, type App } from './consumer-apps.js';
+import { latestCode } from './helpers.js';
 
 describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nodejs_compat, installed from the tarball', () => {
   const secret = randomBytes(32).toString('hex');
@@ -46,8 +47,7 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
     assert.equal((await call('config')).status, 200);
     const sent = await call('send-otp', { method: 'sms', phone: '+966 50 444 5566', lang: 'en' });
     assert.equal(sent.status, 200, await sent.clone().text());
-    const { messages } = (await (await fetch(`${emulator.baseUrl.replace(/\/api\/v2$/, '')}/__emulator/messages?to=%2B966504445566`)).json()) as { messages: { code: string }[] };
-    const code = messages[0]!.code;
+    const code = await latestCode(emulator.origin, '+966504445566');
     const wrong = await call('verify-otp', { otp: code === '000000' ? '111111' : '000000' });
     assert.equal(wrong.status, 422);
     const right = await call('verify-otp', { otp: code });

@@ -1,5 +1,6 @@
 /** Fixtures and HTTP helpers for the Node tests. Media comes from ../shared/fixtures, never copied. */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import jpeg from 'jpeg-js';
 import { decodeWav, encodeWav, toMono } from '../../src/internal/wav.js';
@@ -79,6 +80,15 @@ export async function callService(baseUrl: string, path: string, body?: object, 
     json = undefined;
   }
   return { status: response.status, headers: response.headers, json, text };
+}
+
+/** A port nobody listens on at this moment, for a server that cannot be told port 0. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
 }
 
 export async function latestCode(origin: string, to: string): Promise<string> {

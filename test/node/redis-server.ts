@@ -2,11 +2,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { REDIS_CLIENT_OPTIONS } from '../../src/server/index.js';
+import { freePort } from './helpers.js';
 
 export interface RedisServer {
   port: number;
@@ -24,14 +24,6 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** An append-only file, fsynced every second: the persistence the README asks of a deployment. */
   appendonly?: boolean;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
 }
 
 /** Starts redis-server on a free port, in a data directory of its own, with an append-only file unless told not to. */
