@@ -1,6 +1,6 @@
 // The demo host: a page, the host handler mounted at /api/verify, and the emulator behind it.
-// Ports come from PORT and EMULATOR_PORT (0 picks free ones); QUIRKS=1 runs the emulator in
-// live-quirks mode.
+// Ports come from PORT and EMULATOR_PORT (0 picks free ones); QUIRKS=1 turns every live quirk on in
+// the emulator, QUIRKS=live the latest observed mix, QUIRKS=face-422,string-balance the ones named.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -20,7 +20,7 @@ export const DEMO_USERS = ['amina', 'omar', 'sara'];
 
 const emulator = await startEmulator({
   port: Number(process.env.EMULATOR_PORT ?? 8790),
-  quirks: process.env.QUIRKS === '1',
+  quirks: process.env.QUIRKS === '1' || process.env.QUIRKS || undefined,
   log: (line) => console.log(`[emulator] ${line}`),
 });
 emulator.state.outbox.subscribe((message) => console.log(formatOutboxMessage(message)));

@@ -13,7 +13,7 @@ import type { EmulatorState } from './state.js';
 
 export const API_PREFIX = '/api/v2/';
 
-const OPERATIONS: Record<string, { method: 'GET' | 'POST'; run: (state: EmulatorState, body: Record<string, unknown>) => RouteResult }> = {
+const OPERATIONS: Record<string, { method: 'GET' | 'POST'; run: (state: EmulatorState, body: Record<string, unknown>) => RouteResult | Promise<RouteResult> }> = {
   balance: { method: 'GET', run: (state) => service.balance(state) },
   'send-otp': { method: 'POST', run: service.sendOtp },
   'verify-otp': { method: 'POST', run: service.verifyOtp },
@@ -23,6 +23,16 @@ const OPERATIONS: Record<string, { method: 'GET' | 'POST'; run: (state: Emulator
 
 const errorBody = (message: string) => ({ errors: [{ message }] });
 
+/** Where the live service's redirects land: an HTML page, as a browser session would expect. */
+export const LANDING_PATH = '/';
+
+function landingPage(): Response {
+  const page =
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Authentication service (emulator)</title></head>' +
+    '<body><h1>Authentication service</h1><p>This is the emulator\'s home page, where the live service sends a request that did not ask for JSON.</p></body></html>';
+  return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+}
+
 export function createEmulatorHandler(state: EmulatorState, log: (line: string) => void, closing: AbortSignal): FetchHandler {
   return async (request) => {
     const started = performance.now();
@@ -31,6 +41,7 @@ export function createEmulatorHandler(state: EmulatorState, log: (line: string) 
     try {
       if (pathname.startsWith('/__emulator/')) result = await handleControl(state, request, pathname);
       else if (pathname.startsWith(API_PREFIX)) result = await serve(state, request, pathname.slice(API_PREFIX.length), closing);
+      else if (pathname === LANDING_PATH && request.method === 'GET') result = { response: landingPage() };
       else result = { response: json(errorBody('Not found'), 404) };
     } catch (error) {
       // Only the error's class goes to the log: its message could quote a request value.
@@ -59,7 +70,7 @@ async function serve(state: EmulatorState, request: Request, name: string, closi
     // A slow service has the whole request, and finishes it even when the caller gave up waiting:
     // an SMS sent after the client's timeout still arrives.
     for (const fault of faults) if (fault.kind === 'latency') await delay(fault.ms ?? 1000, closing);
-    return operation.run(state, body);
+    return await operation.run(state, body);
   } catch (error) {
     if (error instanceof HttpError) return { response: json(errorBody(error.message), error.status) };
     if (error instanceof PayloadError) return validationFailure(state, request, error);
@@ -80,9 +91,10 @@ function validationFailure(state: EmulatorState, request: Request, error: Payloa
   const note = `invalid ${error.field}`;
   // The live service answers a validation failure with a redirect to an HTML page unless the
   // request asks for JSON (DESIGN §2).
-  if (state.settings.quirks && !request.headers.get('accept')?.includes('application/json')) {
-    const page = '<!DOCTYPE html><html><head><title>Redirecting</title></head><body>Redirecting to /</body></html>';
-    return { response: new Response(page, { status: 302, headers: { location: '/', 'content-type': 'text/html' } }), note };
+  if (state.quirk('redirect-without-accept') && !request.headers.get('accept')?.includes('application/json')) {
+    const location = new URL(LANDING_PATH, request.url).href;
+    const page = `<!DOCTYPE html><html><head><title>Redirecting</title></head><body>Redirecting to ${location}</body></html>`;
+    return { response: new Response(page, { status: 302, headers: { location, 'content-type': 'text/html; charset=utf-8' } }), note };
   }
   return {
     response: json({ success: false, message: error.message, errors: [{ field: error.field, message: error.message }] }, 422),

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { DEVELOPMENT_KEY, formatOutboxMessage, startEmulator, type SettingsInput } from './index.js';
 import { OTP_CHANNELS, type OtpChannel } from '../internal/protocol.js';
 import type { CostedOperation } from './settings.js';
+import { QUIRKS } from './quirks.js';
 
 const HELP = `Usage: verify-widgets-emulator [options]
 
@@ -22,7 +23,12 @@ A local, development-only implementation of the authentication service's interfa
   --balance N              starting credits (default 100)
   --cost OP=N              credits per operation: sms, whatsapp, email, face, voice (repeatable)
   --undeliverable PHONE    a number whose SMS/WhatsApp fails, to show the fallback (repeatable)
-  --quirks                 reproduce the live service's observed behaviour
+  --quirk LIST             reproduce some of the live service's observed behaviours, by name
+                           (comma-separated or repeated): ${QUIRKS.join(', ')};
+                           "live" for the most recently observed mix (all but string-result)
+  --quirks                 every quirk at once
+  --no-face-model          compare pictures instead of faces (starts faster; matches only the
+                           same picture or camera feed)
   --quiet                  no request log
   --no-outbox              do not print sent messages
   -h, --help               this text`;
@@ -41,7 +47,9 @@ const { values } = parseArgs({
     balance: { type: 'string' },
     cost: { type: 'string', multiple: true },
     undeliverable: { type: 'string', multiple: true },
+    quirk: { type: 'string', multiple: true },
     quirks: { type: 'boolean' },
+    'no-face-model': { type: 'boolean' },
     quiet: { type: 'boolean' },
     'no-outbox': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -97,7 +105,8 @@ const flags: SettingsInput = {
   maxAttempts: number('max-attempts', values['max-attempts']),
   startingBalance: number('balance', values.balance),
   undeliverable: values.undeliverable,
-  quirks: values.quirks,
+  quirks: values.quirks || values.quirk,
+  faceModel: values['no-face-model'] ? false : undefined,
 };
 const settings = { ...fromFile, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)), costs };
 
@@ -109,13 +118,13 @@ try {
     log: values.quiet ? undefined : (line) => console.log(`[emulator] ${line}`),
   });
   if (!values['no-outbox']) emulator.state.outbox.subscribe((m) => console.log(formatOutboxMessage(m)));
-  const keys = emulator.state.settings.apiKeys;
+  const { apiKeys: keys, quirks } = emulator.state.settings;
   // Print the development key so it can be pasted; a key the user chose is theirs to keep private.
   const keyLine = keys.length === 1 && keys[0] === DEVELOPMENT_KEY ? `API key: ${DEVELOPMENT_KEY}` : `API keys: ${keys.length} configured`;
   console.log(`verify-widgets emulator (development only; comparisons are not biometric)
 Service base URL: ${emulator.baseUrl}
 ${keyLine}
-Outbox: ${emulator.origin}/__emulator/messages${emulator.state.settings.quirks ? '\nLive-quirks mode: on' : ''}`);
+Outbox: ${emulator.origin}/__emulator/messages${quirks.length ? `\nLive quirks: ${quirks.join(', ')}` : ''}`);
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

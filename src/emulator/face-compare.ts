@@ -1,10 +1,10 @@
 /**
- * Development-grade image comparison. It is NOT face recognition and claims no biometric accuracy:
- * it tells whether two pictures show the same scene (the same camera feed, the same photo
- * re-encoded or rescaled), so that demos and tests get a deterministic match for the same fixture
- * and a non-match for another one.
+ * The emulator's face comparison: by face embeddings (face-model.ts) when the recognition model is
+ * installed, as real services do, and otherwise by picture similarity, which tells only whether two
+ * pictures show the same scene (the same camera feed or photo, re-encoded or rescaled) and is NOT
+ * face recognition.
  *
- * Method: both images are decoded, turned to luma, reduced by area averaging to a small square
+ * The fallback: both images are turned to luma, reduced by area averaging to a small square
  * thumbnail, and compared with SSIM (structural similarity), which ignores uniform changes of
  * brightness and contrast such as JPEG re-encoding or a camera's exposure.
  */
@@ -13,13 +13,19 @@ import { PNG } from 'pngjs';
 import { ssim } from 'ssim.js';
 import type { ImageInfo } from '../internal/media-sniff.js';
 import { areaLuma } from '../internal/luma.js';
+import type { FaceEmbedder, Rgba } from './face-model.js';
 
 const THUMB = 48;
+const SSIM_MIN_SIMILARITY = 0.75;
+/** face-api's own threshold; on the fixtures the same person scores 0.40-0.54, others 0.76 and above. */
+export const FACE_MAX_DISTANCE = 0.6;
 
-interface Rgba {
-  data: Uint8Array | Uint8ClampedArray;
-  width: number;
-  height: number;
+export interface FaceComparison {
+  match: boolean;
+  /** Why there is no match when a picture does not hold exactly one face. */
+  problem?: 'no-face' | 'several-faces';
+  /** For the log: the method, the score and the faces found. */
+  detail: string;
 }
 
 export function decodeImage(bytes: Uint8Array, type: ImageInfo['type']): Rgba {
@@ -38,4 +44,20 @@ export function thumbnail(image: Rgba, size = THUMB): Rgba {
 /** SSIM of the two thumbnails, in [-1, 1]; 1 means identical structure. */
 export function imageSimilarity(a: Rgba, b: Rgba): number {
   return ssim(thumbnail(a) as ImageData, thumbnail(b) as ImageData).mssim;
+}
+
+/** By embeddings with `embed`, or by picture similarity when there is no model. */
+export async function compareFaces(registered: Rgba, query: Rgba, embed: FaceEmbedder | null): Promise<FaceComparison> {
+  if (!embed) {
+    const similarity = imageSimilarity(registered, query);
+    return { match: similarity >= SSIM_MIN_SIMILARITY, detail: `picture similarity ${similarity.toFixed(3)} (no face model)` };
+  }
+  const [a, b] = [await embed(registered), await embed(query)];
+  const counts = `faces ${a.length}/${b.length}`;
+  if (a.length !== 1 || b.length !== 1) {
+    const problem = a.length === 0 || b.length === 0 ? 'no-face' : 'several-faces';
+    return { match: false, problem, detail: `face embeddings, ${counts}` };
+  }
+  const distance = Math.hypot(...a[0]!.map((v, i) => v - b[0]![i]!));
+  return { match: distance <= FACE_MAX_DISTANCE, detail: `face embedding distance ${distance.toFixed(3)}, ${counts}` };
 }

@@ -1,10 +1,11 @@
-/** The five operations of the service's interface, each a pure function of state and body. */
+/** The five operations of the service's interface, each a function of state and body. */
 import { json } from '../server/http.js';
 import { OTP_CHANNELS, type OtpChannel } from '../internal/protocol.js';
 import { checkAudio, decodeBase64Field, inspectImage } from './media.js';
-import { decodeImage, imageSimilarity } from './face-compare.js';
-import { voiceDescriptor, voiceSimilarity } from './voice-compare.js';
-import { fallbackTemplate, findTemplate, render, type Template } from './templates.js';
+import { compareFaces, decodeImage } from './face-compare.js';
+import { faceEmbedder } from './face-model.js';
+import { VOICE_MAX_DISTANCE, voiceDescriptor, voiceDistance } from './voice-compare.js';
+import { defaultTemplate, fallbackTemplate, findTemplate, render, type Template } from './templates.js';
 import type { EmulatorState } from './state.js';
 import type { CostedOperation } from './settings.js';
 import { checkEmail, checkPhone, invalid, optionalString, requiredString } from './validation.js';
@@ -25,7 +26,7 @@ function insufficientCredits(state: EmulatorState, operation: CostedOperation): 
 }
 
 export function balance(state: EmulatorState): RouteResult {
-  const value = state.settings.quirks ? state.balance.toFixed(2) : state.balance;
+  const value = state.quirk('string-balance') ? state.balance.toFixed(2) : state.balance;
   return { response: json({ success: true, data: { balance: value }, message: 'Balance retrieved successfully' }) };
 }
 
@@ -36,7 +37,7 @@ export function sendOtp(state: EmulatorState, body: Body): RouteResult {
   if (!OTP_CHANNELS.includes(method)) invalid('method', `The method field must be one of ${OTP_CHANNELS.join(', ')}.`);
 
   const to = method === 'email' ? checkEmail(requiredString(body, 'email')) : checkPhone(requiredString(body, 'phone', 16));
-  const template = pickTemplate(body.template_id);
+  const template = pickTemplate(state, body.template_id);
   const chosen = optionalString(body, 'otp');
   if (chosen !== undefined && !/^\d{4,8}$/.test(chosen)) invalid('otp', 'The otp field must be 4 to 8 digits.');
   const fallbackEmail = optionalString(body, 'fallback_email');
@@ -53,7 +54,7 @@ export function sendOtp(state: EmulatorState, body: Body): RouteResult {
     // The code stays valid for the phone too: the person verifies what they first typed.
     const email = fallbackEmail!.toLowerCase();
     state.otp.issue(email, code);
-    deliver(state, 'email', email, fallbackTemplate(template), code, true);
+    deliver(state, 'email', email, fallbackTemplate(state.settings.templates, template), code, true);
     return { response: sent(), note: `${method} undeliverable, fallback to email` };
   }
   state.charge(method);
@@ -61,10 +62,10 @@ export function sendOtp(state: EmulatorState, body: Body): RouteResult {
   return { response: sent(), note: `${method} template ${template.id}` };
 }
 
-function pickTemplate(value: unknown): Template {
-  if (value === undefined || value === null) return findTemplate(1)!;
-  const template = typeof value === 'number' && Number.isInteger(value) ? findTemplate(value) : undefined;
-  return template ?? invalid('template_id', 'The selected template_id is invalid.');
+function pickTemplate(state: EmulatorState, value: unknown): Template {
+  const { templates } = state.settings;
+  if (value === undefined || value === null) return defaultTemplate(templates);
+  return findTemplate(templates, value) ?? invalid('template_id', 'The selected template_id is invalid.');
 }
 
 function deliver(state: EmulatorState, channel: OtpChannel, to: string, template: Template, code: string, fallback: boolean) {
@@ -83,11 +84,11 @@ export function verifyOtp(state: EmulatorState, body: Body): RouteResult {
   const outcome = state.otp.check(identifier, otp);
   if (outcome === 'verified') return { response: json({ status: true, message: 'OTP verified successfully' }), note: outcome };
   // The live service says only this; the documented mode adds why, as an emulator extension.
-  const failure = state.settings.quirks ? {} : { reason: outcome };
+  const failure = state.quirk('terse-otp-failure') ? {} : { reason: outcome };
   return { response: json({ status: false, message: 'Failed to verify OTP', ...failure }, 422), note: outcome };
 }
 
-export function verifyByFace(state: EmulatorState, body: Body): RouteResult {
+export async function verifyByFace(state: EmulatorState, body: Body): Promise<RouteResult> {
   const { media } = state.settings;
   const userId = requiredString(body, 'user_id');
   const images = (['registered_face_image', 'query_face_image'] as const).map((field) => {
@@ -101,11 +102,12 @@ export function verifyByFace(state: EmulatorState, body: Body): RouteResult {
   });
   if (!state.canAfford('face')) return { response: insufficientCredits(state, 'face') };
   state.charge('face');
-  const score = imageSimilarity(images[0]!, images[1]!);
-  const match = state.forced.face ?? score >= state.settings.faceThreshold;
-  const note = `similarity ${score.toFixed(3)}${state.forced.face === undefined ? '' : ' (forced)'} -> ${match ? 'match' : 'no match'}`;
-  if (!match && state.settings.quirks) {
-    return { response: json({ success: false, message: 'Face verification failed: faces do not match' }, 422), note };
+  const compared = state.forced.face === undefined ? await compareFaces(images[0]!, images[1]!, state.settings.faceModel ? await faceEmbedder() : null) : undefined;
+  const match = state.forced.face ?? compared!.match;
+  const note = `${compared?.detail ?? 'forced'} -> ${match ? 'match' : 'no match'}`;
+  if (!match && state.quirk('face-422')) {
+    const message = compared?.problem === 'no-face' ? 'No face detected in the image' : 'Face verification failed: faces do not match';
+    return { response: json({ success: false, message }, 422), note };
   }
   return { response: comparison(state, userId, match), note };
 }
@@ -119,15 +121,15 @@ export function verifyByVoice(state: EmulatorState, body: Body): RouteResult {
   if (!state.canAfford('voice')) return { response: insufficientCredits(state, 'voice') };
   state.charge('voice');
   const [a, b] = clips.map((clip) => voiceDescriptor(clip.mono, clip.sampleRate));
-  const score = voiceSimilarity(a!, b!);
-  const match = state.forced.voice ?? score >= state.settings.voiceThreshold;
-  const note = `similarity ${score.toFixed(3)}${state.forced.voice === undefined ? '' : ' (forced)'} -> ${match ? 'match' : 'no match'}`;
+  const distance = voiceDistance(a!, b!);
+  const match = state.forced.voice ?? distance <= VOICE_MAX_DISTANCE;
+  const note = `voice distance ${distance.toFixed(3)}${state.forced.voice === undefined ? '' : ' (forced)'} -> ${match ? 'match' : 'no match'}`;
   return { response: comparison(state, userId, match), note };
 }
 
 function comparison(state: EmulatorState, userId: string, match: boolean): Response {
   // The live service has been documented answering `result` as the string "True".
-  const result = state.settings.quirks ? (match ? 'True' : 'False') : match;
+  const result = state.quirk('string-result') ? (match ? 'True' : 'False') : match;
   return json({ success: true, data: { user_id: userId, result } });
 }
 

@@ -1,6 +1,8 @@
 /** The emulated application's settings, as the service's dashboard would hold them. */
 import type { OtpChannel } from '../internal/protocol.js';
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './media.js';
+import { resolveQuirks, type Quirk, type QuirksInput } from './quirks.js';
+import { TEMPLATES, resolveTemplates, type Template, type TemplateInput } from './templates.js';
 
 export type CostedOperation = 'sms' | 'whatsapp' | 'email' | 'face' | 'voice';
 
@@ -17,14 +19,19 @@ export interface EmulatorSettings {
   maxAttempts: number;
   costs: Record<CostedOperation, number>;
   startingBalance: number;
-  /** Reproduce the service's observed (undocumented) behaviour, DESIGN §2. */
-  quirks: boolean;
+  /** Which of the service's observed (undocumented) behaviours to reproduce, DESIGN §2. */
+  quirks: readonly Quirk[];
+  /** The account's message templates; `template_id` picks one by id. */
+  templates: readonly Template[];
   /** Phone numbers whose primary channel fails to deliver, to exercise the fallback. */
   undeliverable: string[];
-  faceThreshold: number;
-  voiceThreshold: number;
   maxBodyBytes: number;
   media: MediaLimits;
+  /**
+   * Compare faces with the face recognition model when it is installed (the default); false
+   * compares pictures only, which starts at once but matches only the same picture or camera feed.
+   */
+  faceModel: boolean;
 }
 
 export const DEVELOPMENT_KEY = 'dev-key-verify-widgets';
@@ -38,16 +45,20 @@ export const DEFAULT_SETTINGS: EmulatorSettings = {
   maxAttempts: 5,
   costs: { sms: 0.25, whatsapp: 0.15, email: 0, face: 0.5, voice: 0.5 },
   startingBalance: 100,
-  quirks: false,
+  quirks: [],
+  templates: TEMPLATES,
   undeliverable: [],
-  faceThreshold: 0.75,
-  voiceThreshold: 0.4,
   maxBodyBytes: 12 * 1024 * 1024,
   media: DEFAULT_MEDIA_LIMITS,
+  faceModel: true,
 };
 
 /** Settings as a caller gives them: any subset, costs and limits included. */
-export type SettingsInput = Omit<Partial<EmulatorSettings>, 'costs' | 'media'> & {
+export type SettingsInput = Omit<Partial<EmulatorSettings>, 'costs' | 'media' | 'quirks' | 'templates'> & {
+  /** The account's catalogue; ids may be strings of digits, as a settings file may hold them. */
+  templates?: readonly TemplateInput[];
+  /** `true` for every quirk, "live" for the latest observed mix, or a list of names. */
+  quirks?: QuirksInput;
   costs?: Partial<EmulatorSettings['costs']>;
   media?: Partial<MediaLimits>;
 };
@@ -56,6 +67,8 @@ export function resolveSettings(overrides: SettingsInput = {}): EmulatorSettings
   const settings = { ...DEFAULT_SETTINGS, ...overrides } as EmulatorSettings;
   settings.costs = { ...DEFAULT_SETTINGS.costs, ...overrides.costs };
   settings.media = { ...DEFAULT_MEDIA_LIMITS, ...overrides.media };
+  settings.quirks = resolveQuirks(overrides.quirks);
+  settings.templates = resolveTemplates(overrides.templates ?? TEMPLATES);
   if (!Number.isInteger(settings.otpLength) || settings.otpLength < 4 || settings.otpLength > 8) {
     throw new RangeError('otpLength must be an integer from 4 to 8');
   }

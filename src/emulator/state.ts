@@ -3,6 +3,7 @@ import { OtpBook } from './otp-book.js';
 import { Outbox } from './outbox.js';
 import { FaultList } from './faults.js';
 import type { CostedOperation, EmulatorSettings } from './settings.js';
+import type { Quirk } from './quirks.js';
 
 export type ForcedOutcome = { face?: boolean; voice?: boolean };
 
@@ -27,6 +28,10 @@ export class EmulatorState {
 
   now(): number {
     return Date.now() + this.clockOffsetMs;
+  }
+
+  quirk(name: Quirk): boolean {
+    return this.settings.quirks.includes(name);
   }
 
   canAfford(operation: CostedOperation): boolean {

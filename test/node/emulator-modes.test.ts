@@ -61,8 +61,11 @@ describe('emulator: live-quirks mode', () => {
   it('redirects a validation failure to HTML when Accept: application/json is missing', async () => {
     const res = await callService(emu.baseUrl, 'send-otp', { method: 'sms' }, KEY, false);
     assert.equal(res.status, 302);
-    assert.equal(res.headers.get('location'), '/');
     assert.match(res.text, /<html/);
+    // The redirect lands on an HTML page that exists, as the live service's does.
+    const landing = await fetch(res.headers.get('location')!);
+    assert.deepEqual([landing.url, landing.status, landing.headers.get('content-type')], [`${emu.origin}/`, 200, 'text/html; charset=utf-8']);
+    assert.match(await landing.text(), /<!DOCTYPE html>/);
     const withAccept = await callService(emu.baseUrl, 'send-otp', { method: 'sms' });
     assert.equal(withAccept.status, 422);
   });
