@@ -116,13 +116,18 @@ export async function passCodeInDemo(page: Page): Promise<void> {
 }
 
 /** In the demo: signs in as `user` (when given), passes a code when registering, picks the face or voice mode, and presses the widget's start button. */
-export async function startInDemo(page: Page, kind: 'face' | 'voice', mode: 'enroll' | 'verify', user: string | null = 'omar'): Promise<void> {
+/** Signs in (proving a code first to enrol) and picks the mode; the widget waits at its first step. */
+export async function openInDemo(page: Page, kind: 'face' | 'voice', mode: 'enroll' | 'verify', user: string | null = 'omar'): Promise<void> {
   const tag = `${kind}-verify`;
   if (user) await signIn(page, user);
   if (user && mode === 'enroll') await passCodeInDemo(page);
   await page.click(`#${kind}-mode input[value="${mode}"]`);
   await page.waitForFunction((t, m) => document.querySelector<any>(t)?.mode === m && document.querySelector<any>(t).shadowRoot?.querySelector('[part~="submit"]'), {}, tag, mode);
-  await press(page, tag, 'submit');
+}
+
+export async function startInDemo(page: Page, kind: 'face' | 'voice', mode: 'enroll' | 'verify', user: string | null = 'omar'): Promise<void> {
+  await openInDemo(page, kind, mode, user);
+  await press(page, `${kind}-verify`, 'submit');
 }
 
 /** What a widget ends with after its submit button is pressed: `success:<receipt>`, `enrolled` or `failure:<code>`. */

@@ -1,7 +1,8 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { cameraFrom, cspViolations, hostChecksReceipt, openBrowser, startDemo, startInDemo, submitAndAwaitOutcome, untilStep, type Demo } from './demo-browser.js';
+import { cameraFrom, cspViolations, hostChecksReceipt, openBrowser, openInDemo, startDemo, startInDemo, submitAndAwaitOutcome, untilStep, type Demo } from './demo-browser.js';
+import { FIXTURES } from './helpers.js';
 
 const widget = 'face-verify';
 
@@ -32,6 +33,23 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
     assert.match(outcome, /^success:/);
     const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length), 'face');
     assert.deepEqual([checked.accepted, checked.claims?.sub, checked.claims?.mth], [true, 'omar', 'face']);
+  });
+
+  it('then verify with an uploaded photo of the same person taken elsewhere (obama_2.jpg): a match', async () => {
+    const other = await openBrowser(demo.url, cameraFrom('noface_coffee'));
+    try {
+      const { page } = other;
+      await openInDemo(page, 'face', 'verify');
+      const input = await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('input[type="file"]'), {}, widget);
+      await (input.asElement() as import('puppeteer-core').ElementHandle<HTMLInputElement>).uploadFile(`${FIXTURES}faces/obama_2.jpg`);
+      await untilStep(page, widget, 'review');
+      const outcome = await submitAndAwaitOutcome(page, widget);
+      assert.match(outcome, /^success:/);
+      assert.deepEqual((await hostChecksReceipt(demo, outcome.slice('success:'.length), 'face')).accepted, true);
+      assert.deepEqual(await violations(page), []);
+    } finally {
+      await other.close();
+    }
   });
 
   it('then verify with biden_1, from another camera: no match', async () => {

@@ -9,8 +9,8 @@ const widget = 'voice-verify';
  * Signs in as the demo user, picks the mode, reads the prompt for five seconds (the fixture plays
  * into the microphone) and presses stop. Returns what the gate said, or the outcome of the upload.
  */
-async function speakAndSend(page: Page, mode: 'enroll' | 'verify'): Promise<string> {
-  await startInDemo(page, 'voice', mode);
+async function speakAndSend(page: Page, mode: 'enroll' | 'verify', user = 'omar'): Promise<string> {
+  await startInDemo(page, 'voice', mode, user);
   await untilStep(page, widget, 'ready');
   await press(page, widget, 'record');
   await page.waitForFunction((w) => document.querySelector<any>(w).step === 'recording' && /0:03|3 seconds/.test(document.querySelector<any>(w).shadowRoot.querySelector('[part~="countdown"]').textContent), { timeout: 15_000 }, widget);
@@ -50,6 +50,17 @@ describe('<voice-verify> end to end through the demo, microphones fed by the fix
 
   it('then verify with another speaker (spk1998_F_1): no match', async () => {
     assert.equal(await withMicrophone(demo, 'spk1998_F_1_48k', (page) => speakAndSend(page, 'verify')), 'failure:no_match');
+  });
+
+  it('enrol spk2033_M_1 as another user, then verify reading other words (spk2033_M_2): a match', async () => {
+    assert.equal(await withMicrophone(demo, 'spk2033_M_1_48k', (page) => speakAndSend(page, 'enroll', 'sara')), 'enrolled');
+    const checked = await withMicrophone(demo, 'spk2033_M_2_48k', async (page) => {
+      const outcome = await speakAndSend(page, 'verify', 'sara');
+      assert.match(outcome, /^success:/);
+      // The host checks the receipt against the session it was issued to: sara's, on this page.
+      return hostChecksReceipt({ ...demo, page }, outcome.slice('success:'.length), 'voice');
+    });
+    assert.deepEqual([checked.accepted, checked.claims?.sub], [true, 'sara']);
   });
 
   it('silence_48k: the gate refuses it as no speech, before any upload', async () => {
