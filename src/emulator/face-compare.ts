@@ -30,7 +30,9 @@ export interface FaceComparison {
 
 export function decodeImage(bytes: Uint8Array, type: ImageInfo['type']): Rgba {
   if (type === 'png') return PNG.sync.read(Buffer.from(bytes));
-  return jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 20, maxMemoryUsageInMB: 256 });
+  // The largest picture the limits let in (4096 x 4096, 16.8 MP) takes jpeg-js about 305 MB; at
+  // 256 MB a 2 MB photo of 4096 x 3120 was refused as undecodable.
+  return jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 20, maxMemoryUsageInMB: 512 });
 }
 
 /** Luma thumbnail, as RGBA grey for ssim.js. */

@@ -23,4 +23,7 @@ console.log(execFileSync(process.execPath, [here('./handler-overhead.mjs'), '200
 console.log('\nHostile bodies (budget: other callers\' requests stay under 50 ms at p99 while they are refused)');
 console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500'], { encoding: 'utf8' }).trim());
 
-console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
+console.log('\nEmulator comparisons (development only: ms per comparison through its HTTP interface, decoding included)');
+console.log(execFileSync(process.execPath, [here('./comparisons.mjs'), '5'], { encoding: 'utf8' }).trim());
+
+console.log(`\n(((Date.now() - started) / 1000).toFixed(0)} s)`);

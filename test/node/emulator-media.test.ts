@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import jpeg from 'jpeg-js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { encodeWav } from '../../src/internal/wav.js';
 import { KEY, callService, cameraCapture, control, microphoneCapture, stillImage, voiceFile } from './helpers.js';
@@ -29,6 +30,20 @@ describe('emulator: verify-by-face with the fixtures', () => {
       assert.equal(res.json.data.result, false);
     });
   }
+
+  it('decodes the largest picture the limits let in: 4096 x 4096, under 2 MB', async () => {
+    const source = jpeg.decode(Buffer.from(stillImage('obama_2'), 'base64'), { useTArray: true });
+    const side = 4096;
+    const data = new Uint8Array(side * side * 4);
+    for (let y = 0; y < side; y++) {
+      const row = Math.floor((y * source.height) / side) * source.width;
+      for (let x = 0; x < side; x++) data.set(source.data.subarray((row + Math.floor((x * source.width) / side)) * 4, (row + Math.floor((x * source.width) / side)) * 4 + 4), (y * side + x) * 4);
+    }
+    const large = Buffer.from(jpeg.encode({ data, width: side, height: side }, 85).data);
+    assert.ok(large.length < 2 * 1024 * 1024, `${large.length} bytes`);
+    const res = await face(stillImage('obama_1'), large.toString('base64'));
+    assert.deepEqual([res.status, typeof res.json.data?.result], [200, 'boolean']);
+  });
 
   it('matches a still photo with itself and not with another person', async () => {
     assert.equal((await face(stillImage('biden_1'), stillImage('biden_1'))).json.data.result, true);
