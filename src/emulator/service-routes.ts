@@ -3,7 +3,6 @@ import { json } from '../server/http.js';
 import { OTP_CHANNELS, type OtpChannel } from '../internal/protocol.js';
 import { checkAudio, decodeBase64Field, inspectImage } from './media.js';
 import { compareFaces, decodeImage } from './face-compare.js';
-import { faceEmbedder } from './face-model.js';
 import { VOICE_MAX_DISTANCE, voiceDescriptor, voiceDistance } from './voice-compare.js';
 import { defaultTemplate, fallbackTemplate, findTemplate, render, type Template } from './templates.js';
 import type { EmulatorState } from './state.js';
@@ -101,8 +100,16 @@ export async function verifyByFace(state: EmulatorState, body: Body): Promise<Ro
     }
   });
   if (!state.canAfford('face')) return { response: insufficientCredits(state, 'face') };
+  // Charged before the comparison awaits, so that concurrent requests cannot overdraw; given back
+  // if the comparison itself fails, as a fault costs the caller a retry, not credits.
   state.charge('face');
-  const compared = state.forced.face === undefined ? await compareFaces(images[0]!, images[1]!, state.settings.faceModel ? await faceEmbedder() : null) : undefined;
+  let compared;
+  try {
+    compared = state.forced.face === undefined ? await compareFaces(images[0]!, images[1]!, state.settings.faceModel ? await state.faceEmbedder() : null) : undefined;
+  } catch (error) {
+    state.charge('face', -1);
+    throw error;
+  }
   const match = state.forced.face ?? compared!.match;
   const note = `${compared?.detail ?? 'forced'} -> ${match ? 'match' : 'no match'}`;
   if (!match && state.quirk('face-422')) {

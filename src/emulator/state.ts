@@ -4,6 +4,7 @@ import { Outbox } from './outbox.js';
 import { FaultList } from './faults.js';
 import type { CostedOperation, EmulatorSettings } from './settings.js';
 import type { Quirk } from './quirks.js';
+import { faceEmbedder } from './face-model.js';
 
 export type ForcedOutcome = { face?: boolean; voice?: boolean };
 
@@ -15,6 +16,8 @@ export class EmulatorState {
   /** Added to the wall clock, so tests can make codes expire without waiting. */
   clockOffsetMs = 0;
   forced: ForcedOutcome = {};
+  /** The face model, loaded once for the process; a test may put a failing one in its place. */
+  faceEmbedder = faceEmbedder;
 
   constructor(readonly settings: EmulatorSettings) {
     this.balance = settings.startingBalance;
@@ -38,8 +41,9 @@ export class EmulatorState {
     return this.balance >= this.settings.costs[operation];
   }
 
-  charge(operation: CostedOperation): void {
+  /** `times` -1 gives a charge back. */
+  charge(operation: CostedOperation, times = 1): void {
     // Round to cents so that the balance never shows floating-point dust such as 99.74999999.
-    this.balance = Math.round((this.balance - this.settings.costs[operation]) * 100) / 100;
+    this.balance = Math.round((this.balance - times * this.settings.costs[operation]) * 100) / 100;
   }
 }

@@ -50,6 +50,22 @@ describe('emulator: verify-by-face with the fixtures', () => {
     assert.equal((await face(stillImage('biden_1'), stillImage('rose_leslie_1'))).json.data.result, false);
   });
 
+  it('gives the credits back when the comparison itself fails, and the next one works', async () => {
+    const before = emu.state.balance;
+    const model = emu.state.faceEmbedder;
+    emu.state.faceEmbedder = async () => async () => {
+      throw new Error('model fault');
+    };
+    try {
+      assert.equal((await face(stillImage('biden_1'), stillImage('biden_2'))).status, 500);
+      assert.equal(emu.state.balance, before);
+    } finally {
+      emu.state.faceEmbedder = model;
+    }
+    assert.equal((await face(stillImage('biden_1'), stillImage('biden_2'))).json.data.result, true);
+    assert.equal(emu.state.balance, before - 0.5);
+  });
+
   it('can be forced to an outcome for tests', async () => {
     await control(emu.origin, 'PUT', 'force', { face: 'match' });
     assert.equal((await face(stillImage('biden_1'), stillImage('rose_leslie_1'))).json.data.result, true);
