@@ -4,6 +4,27 @@ import { codeSentTo, setup } from './handler-setup.js';
 
 const PHONE = '+966501234567';
 
+describe('handler: an account whose templates are not 1-4', () => {
+  it('sends with the host\u2019s templateId per language, and the code verifies', async () => {
+    const templates = [
+      { id: 31, language: 'en' as const, text: 'Acme: {code} is your code.' },
+      { id: '44', language: 'ar' as const, text: 'أكمي: رمزك {code}' },
+    ];
+    const t = await setup({ templateId: { en: 31, ar: 44 }, limits: { resendCooldownSeconds: 0 } }, { templates });
+    try {
+      assert.equal((await t.call('send-otp', { method: 'email', email: 'en@example.com' })).status, 200);
+      assert.equal((await t.call('send-otp', { method: 'email', email: 'ar@example.com', lang: 'ar' })).status, 200);
+      const en = t.emu.state.outbox.list('en@example.com')[0]!;
+      const ar = t.emu.state.outbox.list('ar@example.com')[0]!;
+      assert.deepEqual([en.templateId, ar.templateId], [31, 44]);
+      assert.match(en.text, /^Acme: \d{6} is your code\.$/);
+      assert.equal((await t.call('verify-otp', { email: 'ar@example.com', otp: ar.code })).json.verified, true);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('handler: send-otp and verify-otp', () => {
   let t: Awaited<ReturnType<typeof setup>>;
   before(async () => (t = await setup({ limits: { resendCooldownSeconds: 0 } })));
