@@ -8,7 +8,6 @@ export { VoiceVerify } from './voice-verify/voice-verify.js';
 export * from './events/index.js';
 export type { FaceDetectorLike } from './face-verify/face-detector.js';
 export type { Strings } from './internal/localize.js';
-export type { ErrorCode } from './internal/protocol.js';
-export type { DeviceFailure } from './internal/device-controller.js';
+export type { DeviceFailure, ErrorCode } from './core/protocol.js';
 export { en } from './translations/en.js';
 export { ar } from './translations/ar.js';

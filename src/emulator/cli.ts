@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEVELOPMENT_KEY, formatOutboxMessage, startEmulator, type SettingsInput } from './index.js';
-import { OTP_CHANNELS, type OtpChannel } from '../internal/protocol.js';
+import { OTP_CHANNELS, type OtpChannel } from '../core/protocol.js';
 import type { CostedOperation } from './settings.js';
 import { QUIRKS } from './quirks.js';
 

@@ -11,8 +11,8 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { ssim } from 'ssim.js';
-import type { ImageInfo } from '../internal/media-sniff.js';
-import { areaLuma } from '../internal/luma.js';
+import type { ImageInfo } from '../core/media-sniff.js';
+import { areaLuma } from '../core/luma.js';
 import type { FaceEmbedder, Rgba } from './face-model.js';
 
 const THUMB = 48;

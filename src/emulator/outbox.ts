@@ -1,5 +1,5 @@
 /** The development outbox: every message the emulator "sent", for demos and tests to read. */
-import type { OtpChannel } from '../internal/protocol.js';
+import type { OtpChannel } from '../core/protocol.js';
 
 export interface OutboxMessage {
   id: number;

@@ -1,6 +1,6 @@
 /** The five operations of the service's interface, each a function of state and body. */
 import { json } from '../server/http.js';
-import { OTP_CHANNELS, type OtpChannel } from '../internal/protocol.js';
+import { OTP_CHANNELS, type OtpChannel } from '../core/protocol.js';
 import { checkAudio, decodeBase64Field, inspectImage } from './media.js';
 import { compareFaces, decodeImage } from './face-compare.js';
 import { VOICE_MAX_DISTANCE, voiceDescriptor, voiceDistance } from './voice-compare.js';

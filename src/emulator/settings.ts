@@ -1,5 +1,5 @@
 /** The emulated application's settings, as the service's dashboard would hold them. */
-import type { OtpChannel } from '../internal/protocol.js';
+import type { OtpChannel } from '../core/protocol.js';
 import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './media.js';
 import { resolveQuirks, type Quirk, type QuirksInput } from './quirks.js';
 import { TEMPLATES, resolveTemplates, type Template, type TemplateInput } from './templates.js';

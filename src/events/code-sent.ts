@@ -1,4 +1,4 @@
-import type { OtpChannel } from '../internal/protocol.js';
+import type { OtpChannel } from '../core/protocol.js';
 
 /** A code went out; `to` is the masked destination the host handler reported. */
 export class VerifyCodeSentEvent extends Event {

@@ -1,4 +1,4 @@
-import type { BiometricKind } from '../internal/protocol.js';
+import type { BiometricKind } from '../core/protocol.js';
 
 /** A reference sample was registered for the signed-in user (mode="enroll"). */
 export class VerifyEnrolledEvent extends Event {

@@ -1,5 +1,5 @@
-import type { DeviceFailure } from '../internal/device-controller.js';
-import type { ErrorCode } from '../internal/protocol.js';
+import type { DeviceFailure } from '../core/protocol.js';
+import type { ErrorCode } from '../core/protocol.js';
 
 /** Something other than the person failed: the camera or microphone, the network, the host, a limit. */
 export class VerifyErrorEvent extends Event {

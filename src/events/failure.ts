@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../internal/protocol.js';
+import type { ErrorCode } from '../core/protocol.js';
 
 /** The person did not pass: a wrong or expired code, too many tries, no match. */
 export class VerifyFailureEvent extends Event {

@@ -1,4 +1,4 @@
-import type { VerificationMethod } from '../internal/protocol.js';
+import type { VerificationMethod } from '../core/protocol.js';
 
 /**
  * Verified. The event alone is not proof: send `receipt` to your server and check it there with

@@ -3,8 +3,8 @@
  * of its own, so every path is tested on Node. The element opens the camera, measures frames and
  * uploads as the steps ask.
  */
-import type { CameraFailure } from '../internal/device-controller.js';
-import type { AccountProblem, ErrorCode } from '../internal/protocol.js';
+import type { CameraFailure } from '../core/protocol.js';
+import type { AccountProblem, ErrorCode } from '../core/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 
 export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';

@@ -1,7 +1,8 @@
 import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { CameraController } from '../internal/camera-controller.js';
-import { DeviceError, type CameraFailure } from '../internal/device-controller.js';
+import { CameraController } from './camera-controller.js';
+import { DeviceError } from '../internal/device-controller.js';
+import type { CameraFailure } from '../core/protocol.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
 import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState } from './face-verify.flow.js';

@@ -3,7 +3,7 @@
  * face guide marks: mean luma (too dark, too bright) and the variance of its Laplacian (blur). Pure functions of pixels, so they run off the
  * critical path and are tested on real fixture frames.
  */
-import { areaLuma, type Pixels } from '../internal/luma.js';
+import { areaLuma, type Pixels } from '../core/luma.js';
 
 export type { Pixels };
 

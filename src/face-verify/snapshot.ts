@@ -3,7 +3,7 @@
  * longest side, as raw base64 without a data: prefix, re-encoded at lower quality until it fits the
  * byte budget. Never mirrored: the preview is, the picture is not.
  */
-import { bytesToBase64 } from '../internal/base64.js';
+import { bytesToBase64 } from '../core/base64.js';
 
 export interface SnapshotOptions {
   maxSide?: number;

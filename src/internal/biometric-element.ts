@@ -8,10 +8,10 @@ import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifySuccessEvent } from '../events/success.js';
-import type { DeviceFailure } from './device-controller.js';
+import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
 import type { HostError } from './host-api.js';
-import { SAMPLE_FIELDS, type AccountProblem, type BiometricKind, type ConfigResponse } from './protocol.js';
+import { SAMPLE_FIELDS, type AccountProblem, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
 import { RequestController, StaleAnswer } from './request-controller.js';
 import { VerifyElement } from './verify-element.js';
 

@@ -5,10 +5,7 @@
  * ResizeController, for a device.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-
-export type DeviceFailure = 'denied' | 'no-camera' | 'no-microphone' | 'busy' | 'constraints' | 'insecure' | 'unsupported';
-export type CameraFailure = Exclude<DeviceFailure, 'no-microphone'>;
-export type MicrophoneFailure = Exclude<DeviceFailure, 'no-camera'>;
+import type { DeviceFailure } from '../core/protocol.js';
 
 export class DeviceError<Reason extends DeviceFailure = DeviceFailure> extends Error {
   constructor(

@@ -3,9 +3,9 @@
  * region and in the event. A blocked device gets the steps to unblock it in the browser at hand.
  */
 import { format, formatSeconds, type Strings } from './localize.js';
-import { plural } from './plural.js';
-import type { AccountProblem, ErrorCode } from './protocol.js';
-import type { DeviceFailure } from './device-controller.js';
+import { plural } from '../core/plural.js';
+import type { AccountProblem, ErrorCode } from '../core/protocol.js';
+import type { DeviceFailure } from '../core/protocol.js';
 
 function browserFamily(): 'chrome' | 'firefox' | 'safari' | null {
   const agent = navigator.userAgent;

@@ -3,8 +3,8 @@
  * service shapes (DESIGN §2), which a host in another language may forward, are read too.
  */
 import { VerifyRequestEvent } from '../events/request.js';
-import { deadline } from './deadline.js';
-import { isErrorCode, type ErrorCode } from './protocol.js';
+import { deadline } from '../core/deadline.js';
+import { isErrorCode, type ErrorCode } from '../core/protocol.js';
 
 export class HostError extends Error {
   constructor(

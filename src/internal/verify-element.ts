@@ -10,7 +10,7 @@ import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
 import { HostError } from './host-api.js';
-import type { ConfigResponse } from './protocol.js';
+import type { ConfigResponse } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
 import { directionOf, languageOf, stringsFor, type Strings } from './localize.js';
 

@@ -2,7 +2,7 @@
  * The code inside a text that holds more than a code: a whole SMS ("Order 42: your code is
  * 123456"), a keyboard suggestion, an autofilled value. Pure, so every message shape is a Node test.
  */
-import { asciiDigits } from '../internal/digits.js';
+import { asciiDigits } from '../core/digits.js';
 
 /** The most digits any code has (DESIGN §2: 4 to 8 digits have been seen). */
 export const MAX_CODE_LENGTH = 8;

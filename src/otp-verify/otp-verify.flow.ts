@@ -2,7 +2,7 @@
  * The steps of <otp-verify> and how events move between them. Pure: no DOM, no clock, no network,
  * so every path can be tested on its own. The element performs the requests each step implies.
  */
-import type { ErrorCode, OtpChannel } from '../internal/protocol.js';
+import type { ErrorCode, OtpChannel } from '../core/protocol.js';
 
 /** Where a code goes. Neither phone nor email: the code the handler holds for this session. */
 export interface Contact {

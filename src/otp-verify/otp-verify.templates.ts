@@ -2,11 +2,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { cssVars } from '../internal/css-vars.js';
-import { leftToRight } from '../internal/bidi.js';
+import { leftToRight } from './bidi.js';
 import { failureHeading } from '../internal/failure-text.js';
 import { format, formatSeconds, type Strings } from '../internal/localize.js';
-import type { OtpChannel } from '../internal/protocol.js';
-import { DIAL_CODES } from '../internal/dial-codes.js';
+import type { OtpChannel } from '../core/protocol.js';
+import { DIAL_CODES } from './dial-codes.js';
 import type { OtpState, Problem } from './otp-verify.flow.js';
 
 export interface OtpView {

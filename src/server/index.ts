@@ -8,20 +8,20 @@ export type { VerifyStore } from './store/store.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, REDIS_CLIENT_OPTIONS, type RedisStoreOptions, type RedisClient } from './store/redis.js';
 export { StoreUnavailableError } from './store/deadline.js';
-export {
-  createServiceClient,
-  type ServiceClient,
-  type ServiceClientOptions,
-  type SendOtpRequest,
-  type VerifyOtpRequest,
-  type FaceRequest,
-  type VoiceRequest,
-  type CallOptions,
-  type Balance,
-  type OtpSent,
-  type OtpVerified,
-  type Comparison,
-} from './service-client.js';
-export { ServiceError, type UpstreamFault } from './service-error.js';
+export { createServiceClient } from './service/client.js';
+export type {
+  ServiceClient,
+  ServiceClientOptions,
+  SendOtpRequest,
+  VerifyOtpRequest,
+  FaceRequest,
+  VoiceRequest,
+  CallOptions,
+  Balance,
+  OtpSent,
+  OtpVerified,
+  Comparison,
+} from './service/types.js';
+export { ServiceError, type UpstreamFault } from './service/errors.js';
 export type { FetchHandler, RequestInfo } from './http.js';
-export * from '../internal/protocol.js';
+export * from '../core/protocol.js';

@@ -5,7 +5,7 @@
  * through the store. Web Crypto only, through jose: it runs wherever the handler does.
  */
 import { base64url, errors, jwtVerify, SignJWT } from 'jose';
-import { VERIFICATION_METHODS, type VerificationMethod } from '../internal/protocol.js';
+import { VERIFICATION_METHODS, type VerificationMethod } from '../core/protocol.js';
 import type { VerifyStore } from './store/store.js';
 
 export interface ReceiptClaims {

@@ -1,4 +1,4 @@
-import type { Plural } from '../internal/plural.js';
+import type { Plural } from '../core/plural.js';
 
 /** English strings. Every language file implements this shape, so a missing string is a type error. */
 export const en = {

@@ -3,7 +3,7 @@
  * its RMS, and the peak and clipped count of the microphone samples it came from (counted before
  * filtering rounds them off). Runs in the recorder worklet; pure, so Node tests feed it files.
  */
-import { Resampler } from '../internal/resampler.js';
+import { Resampler } from './resampler.js';
 import type { FrameStats } from './voice-quality.js';
 
 export const OUTPUT_RATE = 16_000;

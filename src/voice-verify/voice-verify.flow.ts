@@ -2,8 +2,8 @@
  * The steps of <voice-verify> and how events move between them. Pure: no DOM, no microphone, no
  * clock — the element feeds it what happened and records, plays and uploads as the steps ask.
  */
-import type { AccountProblem, ErrorCode } from '../internal/protocol.js';
-import type { MicrophoneFailure } from '../internal/device-controller.js';
+import type { AccountProblem, ErrorCode } from '../core/protocol.js';
+import type { MicrophoneFailure } from '../core/protocol.js';
 import type { VoiceProblem } from './voice-quality.js';
 
 export type VoiceFailure = MicrophoneFailure | ErrorCode | AccountProblem;

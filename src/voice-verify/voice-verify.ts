@@ -1,10 +1,11 @@
 import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { bytesToBase64 } from '../internal/base64.js';
-import { DeviceError, type MicrophoneFailure } from '../internal/device-controller.js';
-import { MicrophoneController } from '../internal/microphone-controller.js';
+import { bytesToBase64 } from '../core/base64.js';
+import { DeviceError } from '../internal/device-controller.js';
+import type { MicrophoneFailure } from '../core/protocol.js';
+import { MicrophoneController } from './microphone-controller.js';
 import { BiometricElement } from '../internal/biometric-element.js';
-import { encodeWav } from '../internal/wav.js';
+import { encodeWav } from '../core/wav.js';
 import { OUTPUT_RATE, type VoiceFrame } from './voice-frames.js';
 import { analyseVoice, dbfs, liveWarning, type FrameStats } from './voice-quality.js';
 import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState } from './voice-verify.flow.js';

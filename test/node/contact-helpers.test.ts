@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { countryForDialed, DIAL_CODES, toE164 } from '../../src/internal/dial-codes.js';
-import { suggestEmail } from '../../src/internal/email.js';
-import { asciiDigits } from '../../src/internal/digits.js';
+import { countryForDialed, DIAL_CODES, toE164 } from '../../src/otp-verify/dial-codes.js';
+import { suggestEmail } from '../../src/core/email.js';
+import { asciiDigits } from '../../src/core/digits.js';
 
 describe('dial codes', () => {
   it('knows the calling codes', () => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { compareFaces, decodeImage, FACE_MAX_DISTANCE } from '../../src/emulator/face-compare.js';
 import { faceEmbedder, loadFaceEmbedder, type FaceEmbedder } from '../../src/emulator/face-model.js';
 import { VOICE_MAX_DISTANCE, voiceDescriptor, voiceDistance, type VoiceDescriptor } from '../../src/emulator/voice-compare.js';
-import { decodeWav, toMono } from '../../src/internal/wav.js';
+import { decodeWav, toMono } from '../../src/core/wav.js';
 import { FIXTURES } from './helpers.js';
 
 const PEOPLE = ['obama', 'biden', 'rose_leslie', 'alex_lacamoire'];

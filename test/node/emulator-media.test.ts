@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jpeg from 'jpeg-js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { encodeWav } from '../../src/internal/wav.js';
+import { encodeWav } from '../../src/core/wav.js';
 import { KEY, callService, cameraCapture, control, microphoneCapture, stillImage, voiceFile } from './helpers.js';
 
 describe('emulator: verify-by-face with the fixtures', () => {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCode } from '../../src/otp-verify/find-code.js';
 import { render, TEMPLATES } from '../../src/emulator/templates.js';
-import { dialedDigits, toE164 } from '../../src/internal/dial-codes.js';
+import { dialedDigits, toE164 } from '../../src/otp-verify/dial-codes.js';
 
 describe('the code in a message', () => {
   it('prefers a run of exactly the code length', () => {

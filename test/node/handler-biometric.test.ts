@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeWav } from '../../src/internal/wav.js';
+import { encodeWav } from '../../src/core/wav.js';
 import { cameraCapture, microphoneCapture } from './helpers.js';
 import { setup } from './handler-setup.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import jpeg from 'jpeg-js';
-import { decodeWav, encodeWav, toMono } from '../../src/internal/wav.js';
+import { decodeWav, encodeWav, toMono } from '../../src/core/wav.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
 export const KEY = 'test-key';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { decodeWav, toMono } from '../../src/internal/wav.js';
+import { decodeWav, toMono } from '../../src/core/wav.js';
 import { VoiceFramer, type VoiceFrame } from '../../src/voice-verify/voice-frames.js';
 import { analyseVoice, liveWarning, type FrameStats } from '../../src/voice-verify/voice-quality.js';
 

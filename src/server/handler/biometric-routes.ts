@@ -2,11 +2,11 @@
  * Face and voice: the browser sends only the fresh sample. The user comes from the host's session
  * and the reference from the host's storage, so nobody can choose whom they are compared with.
  */
-import { SAMPLE_FIELDS, type BiometricKind, type EnrolledResponse } from '../../internal/protocol.js';
-import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage, sniffWav } from '../../internal/media-sniff.js';
+import { SAMPLE_FIELDS, type BiometricKind, type EnrolledResponse } from '../../core/protocol.js';
+import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage, sniffWav } from '../../core/media-sniff.js';
 import { json } from '../http.js';
-import { ServiceError } from '../service-error.js';
-import type { ServiceClient } from '../service-client.js';
+import { ServiceError } from '../service/errors.js';
+import type { ServiceClient } from '../service/types.js';
 import type { RequestContext } from './context.js';
 import { hasProof } from './enroll-proof.js';
 import { fail, fromServiceError } from './errors.js';

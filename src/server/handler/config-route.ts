@@ -1,7 +1,7 @@
 /** GET config, and the balance watch that hides paid channels when credits run low. */
-import type { ConfigResponse, OtpChannel } from '../../internal/protocol.js';
+import type { ConfigResponse, OtpChannel } from '../../core/protocol.js';
 import { json } from '../http.js';
-import type { ServiceClient } from '../service-client.js';
+import type { ServiceClient } from '../service/types.js';
 import type { RequestContext } from './context.js';
 import type { OtpDeps } from './otp-routes.js';
 import { hasProof } from './enroll-proof.js';

@@ -1,8 +1,8 @@
 /** Phone and email checks: E.164 through libphonenumber-js, the country allow-list, mobile only for sms/whatsapp. */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { OtpChannel } from '../../internal/protocol.js';
-import { asciiDigits } from '../../internal/digits.js';
-import { isEmailAddress } from '../../internal/email.js';
+import type { OtpChannel } from '../../core/protocol.js';
+import { asciiDigits } from '../../core/digits.js';
+import { isEmailAddress } from '../../core/email.js';
 
 import { fail } from './errors.js';
 

@@ -1,7 +1,7 @@
 /** The one error shape every route answers (DESIGN §3), and how upstream errors map onto it. */
-import type { ErrorBody, ErrorCode } from '../../internal/protocol.js';
+import type { ErrorBody, ErrorCode } from '../../core/protocol.js';
 import { json } from '../http.js';
-import { ServiceError } from '../service-error.js';
+import { ServiceError } from '../service/errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,

@@ -3,7 +3,7 @@
  * DESIGN §4, adds the API key, calls the service, and answers in the stable shape of DESIGN §3.
  */
 import { HttpError, refuseDeclaredOver, type FetchHandler, type RequestInfo } from '../http.js';
-import { createServiceClient } from '../service-client.js';
+import { createServiceClient } from '../service/client.js';
 import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
 import { enroll, verifyBiometric } from './biometric-routes.js';
 import { balanceWatch, config } from './config-route.js';
@@ -117,4 +117,4 @@ function fail404(): never {
 
 export type { VerifyHandlerOptions, VerifiedEvent, Limits, Window } from './options.js';
 export { DEFAULT_LIMITS } from './options.js';
-export { SAMPLE_FIELDS } from '../../internal/protocol.js';
+export { SAMPLE_FIELDS } from '../../core/protocol.js';

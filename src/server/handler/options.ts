@@ -1,5 +1,5 @@
 /** What a host configures, with the defaults that keep it safe when it configures little. */
-import { OTP_CHANNELS, type BiometricKind, type OtpChannel, type VerificationMethod } from '../../internal/protocol.js';
+import { OTP_CHANNELS, type BiometricKind, type OtpChannel, type VerificationMethod } from '../../core/protocol.js';
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { assertSecret } from '../receipts.js';
 import { withDeadline } from '../store/deadline.js';

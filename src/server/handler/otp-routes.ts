@@ -1,10 +1,10 @@
 /** send-otp and verify-otp: the OWASP rules of DESIGN §4, in the order that costs least first. */
-import type { OtpChannel, SendOtpResponse } from '../../internal/protocol.js';
-import { OTP_CHANNELS } from '../../internal/protocol.js';
+import type { OtpChannel, SendOtpResponse } from '../../core/protocol.js';
+import { OTP_CHANNELS } from '../../core/protocol.js';
 import { json } from '../http.js';
-import { ServiceError } from '../service-error.js';
-import type { ServiceClient } from '../service-client.js';
-import { asciiDigits } from '../../internal/digits.js';
+import { ServiceError } from '../service/errors.js';
+import type { ServiceClient } from '../service/types.js';
+import { asciiDigits } from '../../core/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, savePending } from './pending.js';

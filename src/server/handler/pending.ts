@@ -5,7 +5,7 @@
  * sealed (AES-GCM with a key derived from the receipt secret, Web Crypto), so the store never
  * holds a phone or an email in clear.
  */
-import type { OtpChannel, PendingCode } from '../../internal/protocol.js';
+import type { OtpChannel, PendingCode } from '../../core/protocol.js';
 import { maskIdentifier } from './contacts.js';
 import type { RequestContext } from './context.js';
 

@@ -1,5 +1,5 @@
 /** The end of every successful verification: a signed receipt, the host's hook, the answer. */
-import type { VerificationMethod, VerifiedResponse } from '../../internal/protocol.js';
+import type { VerificationMethod, VerifiedResponse } from '../../core/protocol.js';
 import { json } from '../http.js';
 import { signReceipt } from '../receipts.js';
 import type { RequestContext } from './context.js';

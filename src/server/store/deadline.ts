@@ -4,7 +4,7 @@
  * store is left alone for as long again (calls fail at once), so that an outage costs each request
  * nothing but its answer, and one call a while finds out when the store is back.
  */
-import { withinTime } from '../../internal/deadline.js';
+import { withinTime } from '../../core/deadline.js';
 import type { VerifyStore } from './store.js';
 
 export class StoreUnavailableError extends Error {

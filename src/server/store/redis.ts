@@ -4,7 +4,7 @@
  */
 // Types only, and none in the declarations this file emits: a host without ioredis still compiles.
 import type { RedisOptions } from 'ioredis';
-import { withinTime } from '../../internal/deadline.js';
+import { withinTime } from '../../core/deadline.js';
 import type { VerifyStore } from './store.js';
 
 /**

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
-import { CameraController } from '../../../src/internal/camera-controller.js';
+import { CameraController } from '../../../src/face-verify/camera-controller.js';
 import { DeviceError } from '../../../src/internal/device-controller.js';
 import { restoreGetUserMedia } from '../support/media.js';
 

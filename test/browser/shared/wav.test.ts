@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { decodeWav, encodeWav } from '../../../src/internal/wav.js';
+import { decodeWav, encodeWav } from '../../../src/core/wav.js';
 
 describe('WAV codec in the browser', () => {
   it('encodes 16-bit PCM that the browser itself can decode', async () => {

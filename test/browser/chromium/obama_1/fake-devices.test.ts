@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { decodeWav, toMono } from '../../../../src/internal/wav.js';
+import { decodeWav, toMono } from '../../../../src/core/wav.js';
 import { bestLoopCorrelation, captureCameraFrame, correlation, envelope, firstMjpegFrame, recordMicrophone, stopAll } from '../../support/media.js';
 
 // Proves that Chromium's camera and microphone really come from the fixture files, so that

@@ -4,8 +4,8 @@
  * stops every track, unhooks the audio graph and closes the AudioContext: Chromium keeps a worklet
  * node alive through its port's handler, and that handler holds the element.
  */
-import { DeviceController } from './device-controller.js';
-import type { VoiceFrame } from '../voice-verify/voice-frames.js';
+import { DeviceController } from '../internal/device-controller.js';
+import type { VoiceFrame } from './voice-frames.js';
 
 /** Browser processing of the microphone; off by default, since speaker verification wants raw audio. */
 export interface AudioProcessing {

@@ -2,9 +2,9 @@
  * Turns the service's answers, documented and observed (DESIGN §2), into one typed result or one
  * ServiceError. Kept apart from the transport so every shape can be tested from a plain object.
  */
-import type { ErrorCode } from '../internal/protocol.js';
-import { ServiceError } from './service-error.js';
-import type { Balance, Comparison, OtpSent, OtpVerified } from './service-client.js';
+import type { ErrorCode } from '../../core/protocol.js';
+import { ServiceError } from './errors.js';
+import type { Balance, Comparison, OtpSent, OtpVerified } from './types.js';
 
 export type Operation = 'balance' | 'send-otp' | 'verify-otp' | 'verify-by-face' | 'verify-by-voice';
 export type Parsed = Balance | OtpSent | OtpVerified | Comparison;

@@ -21,6 +21,11 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type OtpChannel = 'sms' | 'whatsapp' | 'email';
+
+/** Why a camera or microphone could not be used; each has its own way out. */
+export type DeviceFailure = 'denied' | 'no-camera' | 'no-microphone' | 'busy' | 'constraints' | 'insecure' | 'unsupported';
+export type CameraFailure = Exclude<DeviceFailure, 'no-microphone'>;
+export type MicrophoneFailure = Exclude<DeviceFailure, 'no-camera'>;
 export const OTP_CHANNELS: readonly OtpChannel[] = ['sms', 'whatsapp', 'email'];
 
 export type BiometricKind = 'face' | 'voice';

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../internal/protocol.js';
+import type { ErrorCode } from '../../core/protocol.js';
 
 /** Why an upstream call gave no usable answer; `ambiguous` ones may have reached the service. */
 export type UpstreamFault = 'timeout' | 'network' | 'redirect' | 'not_json' | 'server_error' | 'unexpected_status' | 'bad_shape';
