@@ -30,6 +30,26 @@ export default {
       },
     },
     {
+      name: 'step-types',
+      // `step` is declared once, in VerifyElement<Step>; each widget's own union is its type argument
+      // (`extends VerifyElement<OtpStep>`), which the analyzer does not carry to inherited members.
+      analyzePhase({ ts, node, moduleDoc }) {
+        if (!ts.isClassDeclaration(node) || !node.name) return;
+        const argument = node.heritageClauses?.[0]?.types[0]?.typeArguments?.[0];
+        const declaration = moduleDoc.declarations?.find((d) => d.name === node.name.text);
+        if (argument && declaration) declaration.stepType = argument.getText();
+      },
+      packageLinkPhase({ customElementsManifest }) {
+        for (const mod of customElementsManifest.modules) {
+          for (const declaration of mod.declarations ?? []) {
+            const step = declaration.members?.find((member) => member.name === 'step');
+            if (step && declaration.stepType) step.type = { text: declaration.stepType };
+            delete declaration.stepType;
+          }
+        }
+      },
+    },
+    {
       name: 'shipped-paths',
       // The manifest ships in the package, where the sources do not: each module names its compiled file.
       packageLinkPhase({ customElementsManifest }) {

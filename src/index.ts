@@ -8,6 +8,6 @@ export { VoiceVerify } from './voice-verify/voice-verify.js';
 export * from './events/index.js';
 export type { FaceDetectorLike } from './face-verify/face-detector.js';
 export type { Strings } from './internal/localize.js';
-export type { DeviceFailure, ErrorCode } from './core/protocol.js';
+export type { DeviceFailure, ErrorCode, FailureCode, OtpStep, FaceStep, VoiceStep, VerifyStep } from './core/protocol.js';
 export { en } from './translations/en.js';
 export { ar } from './translations/ar.js';

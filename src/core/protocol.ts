@@ -30,6 +30,15 @@ export const OTP_CHANNELS: readonly OtpChannel[] = ['sms', 'whatsapp', 'email'];
 
 export type BiometricKind = 'face' | 'voice';
 
+/** Each widget's steps: its `step` property, its custom state `:state(<step>)` and its `verify-step-change` event. */
+export type OtpStep = 'contact' | 'sending' | 'code' | 'verifying' | 'success' | 'failure';
+export type FaceStep = 'priming' | 'permission' | 'preview' | 'review' | 'uploading' | 'success' | 'failure';
+export type VoiceStep = 'priming' | 'permission' | 'ready' | 'recording' | 'review' | 'uploading' | 'success' | 'failure';
+export type VerifyStep = OtpStep | FaceStep | VoiceStep;
+
+/** A flow's state union whose steps are exactly `Step`: a step in one and not the other makes it `never`. */
+export type StepsOf<Step extends string, State extends { step: Step }> = [Step] extends [State['step']] ? State : never;
+
 /**
  * Why a face or voice check cannot start: nobody signed in, nothing registered to compare with, or
  * (to register) no fresh proof of another factor yet.
@@ -43,6 +52,17 @@ export const SAMPLE_FIELDS = {
 } as const;
 export type VerificationMethod = 'otp' | BiometricKind;
 export const VERIFICATION_METHODS: readonly VerificationMethod[] = ['otp', 'face', 'voice'];
+
+/**
+ * The codes that mean the person did not pass (a `verify-failure`); every other code is an error
+ * the widget shows and the person may get past (a `verify-error`).
+ */
+export const FAILURE_CODES = ['wrong_code', 'code_expired', 'too_many_attempts', 'no_match'] as const satisfies readonly ErrorCode[];
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+export function isFailureCode(code: ErrorCode): code is FailureCode {
+  return (FAILURE_CODES as readonly string[]).includes(code);
+}
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
@@ -128,4 +148,64 @@ export interface VerifiedResponse {
 export interface EnrolledResponse {
   enrolled: true;
   kind: BiometricKind;
+}
+
+/** POST {endpoint}/send-otp: a contact, or `resend` for the code this session is waiting for. */
+export interface SendOtpBody {
+  method?: OtpChannel;
+  phone?: string;
+  email?: string;
+  /** The widget's language, which picks the message template. */
+  lang?: string;
+  resend?: true;
+}
+
+/** POST {endpoint}/verify-otp: the code, with the contact it went to unless the session knows it. */
+export interface VerifyOtpBody {
+  phone?: string;
+  email?: string;
+  otp: string;
+}
+
+type Sample<Field extends string> = { [F in Field]: string };
+
+/** Each route of the widget protocol: its method, what the widget sends and what it gets on success. */
+export interface Routes {
+  config: { method: 'GET'; request: undefined; response: ConfigResponse };
+  'send-otp': { method: 'POST'; request: SendOtpBody; response: SendOtpResponse };
+  'verify-otp': { method: 'POST'; request: VerifyOtpBody; response: VerifiedResponse };
+  'verify-by-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.face>; response: VerifiedResponse };
+  'verify-by-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.voice>; response: VerifiedResponse };
+  'enroll-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.face>; response: EnrolledResponse };
+  'enroll-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.voice>; response: EnrolledResponse };
+}
+export type Route = keyof Routes;
+
+export interface RouteInfo {
+  method: 'GET' | 'POST';
+  /** The only fields a request may carry; the handler refuses any other. */
+  fields: readonly string[];
+  /** Whether the request carries a face or voice sample (a larger body cap). */
+  media: boolean;
+}
+
+/** A route's entry, its fields checked against its request type. */
+export interface RouteSpec<R extends Route> extends RouteInfo {
+  method: Routes[R]['method'];
+  fields: readonly Extract<keyof NonNullable<Routes[R]['request']>, string>[];
+}
+
+/** The route table the handler serves and validates with, and the widgets call through. */
+export const ROUTES: { readonly [R in Route]: RouteSpec<R> } = {
+  config: { method: 'GET', fields: [], media: false },
+  'send-otp': { method: 'POST', fields: ['method', 'phone', 'email', 'lang', 'resend'], media: false },
+  'verify-otp': { method: 'POST', fields: ['phone', 'email', 'otp'], media: false },
+  'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face], media: true },
+  'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice], media: true },
+  'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face], media: true },
+  'enroll-voice': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.voice], media: true },
+};
+
+export function isRoute(name: string): name is Route {
+  return Object.hasOwn(ROUTES, name);
 }

@@ -1,10 +1,19 @@
-import type { DeviceFailure } from '../core/protocol.js';
-import type { ErrorCode } from '../core/protocol.js';
+import type { DeviceFailure, ErrorCode } from '../core/protocol.js';
+
+export interface VerifyErrorDetail {
+  readonly code: ErrorCode | DeviceFailure;
+  /** What the widget said, in its language. */
+  readonly message: string;
+  /** Seconds before trying again, when the host said. */
+  readonly retryAfter?: number;
+  /** The host's HTTP status; 0 when no answer came (the network, the deadline, a device). */
+  readonly status: number;
+}
 
 /** Something other than the person failed: the camera or microphone, the network, the host, a limit. */
 export class VerifyErrorEvent extends Event {
   static readonly type = 'verify-error';
-  constructor(readonly detail: { readonly code: ErrorCode | DeviceFailure; readonly message: string; readonly retryAfter?: number; readonly status: number }) {
+  constructor(readonly detail: VerifyErrorDetail) {
     super(VerifyErrorEvent.type, { bubbles: true, composed: true });
   }
 }

@@ -1,9 +1,17 @@
-import type { ErrorCode } from '../core/protocol.js';
+import type { FailureCode } from '../core/protocol.js';
+
+export interface VerifyFailureDetail {
+  readonly code: FailureCode;
+  /** What the widget said, in its language. */
+  readonly message: string;
+  /** Wrong codes or comparisons left, when the host said. */
+  readonly attemptsLeft?: number;
+}
 
 /** The person did not pass: a wrong or expired code, too many tries, no match. */
 export class VerifyFailureEvent extends Event {
   static readonly type = 'verify-failure';
-  constructor(readonly detail: { readonly code: ErrorCode; readonly message: string; readonly attemptsLeft?: number }) {
+  constructor(readonly detail: VerifyFailureDetail) {
     super(VerifyFailureEvent.type, { bubbles: true, composed: true });
   }
 }

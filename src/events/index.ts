@@ -1,10 +1,10 @@
-export { VerifyStepChangeEvent } from './step-change.js';
-export { VerifyCodeSentEvent } from './code-sent.js';
-export { VerifySuccessEvent } from './success.js';
-export { VerifyFailureEvent } from './failure.js';
-export { VerifyErrorEvent } from './error.js';
-export { VerifyRequestEvent } from './request.js';
-export { VerifyEnrolledEvent } from './enrolled.js';
+export { VerifyStepChangeEvent, type VerifyStepChangeDetail } from './step-change.js';
+export { VerifyCodeSentEvent, type VerifyCodeSentDetail } from './code-sent.js';
+export { VerifySuccessEvent, type VerifySuccessDetail } from './success.js';
+export { VerifyFailureEvent, type VerifyFailureDetail } from './failure.js';
+export { VerifyErrorEvent, type VerifyErrorDetail } from './error.js';
+export { VerifyRequestEvent, type VerifyRequestDetail } from './request.js';
+export { VerifyEnrolledEvent, type VerifyEnrolledDetail } from './enrolled.js';
 
 import type { VerifyStepChangeEvent } from './step-change.js';
 import type { VerifyCodeSentEvent } from './code-sent.js';

@@ -1,12 +1,19 @@
 import type { VerificationMethod } from '../core/protocol.js';
 
+export interface VerifySuccessDetail {
+  readonly method: VerificationMethod;
+  /** Signed, single-use proof for your server's `verifyReceipt`. */
+  readonly receipt: string;
+  readonly expiresAt: string | null;
+}
+
 /**
  * Verified. The event alone is not proof: send `receipt` to your server and check it there with
  * `verifyReceipt`. It is also the element's form value.
  */
 export class VerifySuccessEvent extends Event {
   static readonly type = 'verify-success';
-  constructor(readonly detail: { readonly method: VerificationMethod; readonly receipt: string; readonly expiresAt: string | null }) {
+  constructor(readonly detail: VerifySuccessDetail) {
     super(VerifySuccessEvent.type, { bubbles: true, composed: true });
   }
 }

@@ -3,14 +3,14 @@
  * of its own, so every path is tested on Node. The element opens the camera, measures frames and
  * uploads as the steps ask.
  */
-import type { CameraFailure } from '../core/protocol.js';
-import type { AccountProblem, ErrorCode } from '../core/protocol.js';
+import type { AccountProblem, CameraFailure, ErrorCode, FaceStep, StepsOf } from '../core/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 
 export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
 export type ImageSource = 'camera' | 'file';
 
-export type FaceState =
+export type FaceState = StepsOf<
+  FaceStep,
   | { step: 'priming' }
   | { step: 'permission' }
   /** `problems` is null until a frame has been measured: no verdict, good or bad, before that. */
@@ -27,9 +27,10 @@ export type FaceState =
       canUpload: boolean;
       /** The photo the service never judged (a fault on the way): "Try again" sends it again. */
       kept?: { image: string; source: ImageSource };
-    };
+    }
+>;
 
-export type FaceStep = FaceState['step'];
+export type { FaceStep };
 
 export type FaceEvent =
   | { type: 'start' }

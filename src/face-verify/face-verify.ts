@@ -5,7 +5,7 @@ import { DeviceError } from '../internal/device-controller.js';
 import type { CameraFailure } from '../core/protocol.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
-import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState } from './face-verify.flow.js';
+import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState, type FaceStep } from './face-verify.flow.js';
 import { styles } from './face-verify.styles.js';
 import { renderFaceStep, type FaceView } from './face-verify.templates.js';
 import { lumaGridSize, measureFrame, qualityProblems } from './frame-quality.js';
@@ -62,7 +62,7 @@ const QUALITY_INTERVAL_MS = 250;
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class FaceVerify extends BiometricElement {
+export class FaceVerify extends BiometricElement<FaceStep> {
   protected readonly kind = 'face';
   static override styles = styles;
 
@@ -85,7 +85,7 @@ export class FaceVerify extends BiometricElement {
     this.camera.onRelease = () => this.apply({ type: 'released' });
   }
 
-  get step(): FaceState['step'] {
+  get step(): FaceStep {
     return this.state.step;
   }
 

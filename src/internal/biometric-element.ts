@@ -11,13 +11,12 @@ import { VerifySuccessEvent } from '../events/success.js';
 import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
 import type { HostError } from './host-api.js';
-import { SAMPLE_FIELDS, type AccountProblem, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
+import { type AccountProblem, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
 import { RequestController, StaleAnswer } from './request-controller.js';
 import { VerifyElement } from './verify-element.js';
 
-const FAILURES = new Set(['no_match', 'too_many_attempts']);
 
-export abstract class BiometricElement extends VerifyElement {
+export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceStep | VoiceStep> extends VerifyElement<Step> {
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   protected readonly requests = new RequestController(this);
@@ -97,13 +96,18 @@ export abstract class BiometricElement extends VerifyElement {
     const { kind } = this;
     const enrolling = this.mode === 'enroll';
     try {
-      const answer = await this.requests.call(enrolling ? `enroll-${kind}` : `verify-by-${kind}`, { [SAMPLE_FIELDS[this.mode][kind]]: sample });
-      moves.done();
+      // Each route and its field spelt out, so that every call is checked against the protocol's table.
       if (enrolling) {
+        await (kind === 'face' ? this.requests.call('enroll-face', { face_image: sample }) : this.requests.call('enroll-voice', { audio: sample }));
+        moves.done();
         this.announce(this.t[`${kind}Enrolled`]);
         this.dispatchEvent(new VerifyEnrolledEvent({ kind }));
         return;
       }
+      const answer = await (kind === 'face'
+        ? this.requests.call('verify-by-face', { query_face_image: sample })
+        : this.requests.call('verify-by-voice', { query_audio: sample }));
+      moves.done();
       const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
       const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
       this.setReceipt(receipt);
@@ -119,7 +123,7 @@ export abstract class BiometricElement extends VerifyElement {
       else moves.failed(host);
       const message = failureText(this.t, this.language, this.device, { reason: account ?? host.code, ...host.extra });
       this.announce(message);
-      this.reportProblem(host, message, FAILURES);
+      this.reportProblem(host, message);
     }
   }
 }

@@ -1,9 +1,10 @@
 /**
- * What <face-verify> and <voice-verify> say when they stop: the same words on screen, in the live
- * region and in the event. A blocked device gets the steps to unblock it in the browser at hand.
+ * The one place a code becomes words: what a widget says when a step fails, the same on screen, in
+ * the live region and in the event. A blocked device gets the steps to unblock it in the browser at
+ * hand.
  */
 import { format, formatSeconds, type Strings } from './localize.js';
-import { plural } from '../core/plural.js';
+import { plural, type Plural } from '../core/plural.js';
 import type { AccountProblem, ErrorCode } from '../core/protocol.js';
 import type { DeviceFailure } from '../core/protocol.js';
 
@@ -21,12 +22,15 @@ export interface FailureFacts {
   retryAfter?: number;
 }
 
-export function failureText(t: Strings, language: string, device: 'camera' | 'microphone', { reason, attemptsLeft, retryAfter }: FailureFacts): string {
+/** `device` is the camera or microphone the widget uses, or null for `<otp-verify>`. */
+export function failureText(t: Strings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
   if (reason === 'no_match' && attemptsLeft) return plural(t.error_no_match_left, attemptsLeft, language);
+  if (reason === 'wrong_code' && attemptsLeft !== undefined) return plural(t.error_wrong_code_left, attemptsLeft, language);
   if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
-  const strings = t as unknown as Record<string, string | undefined>;
+  const strings: Record<string, string | Plural | undefined> = t;
+  const text = (key: string) => (typeof strings[key] === 'string' ? strings[key] : undefined);
   const browser = reason === 'denied' ? browserFamily() : null;
-  return (browser && strings[`${device}_denied_${browser}`]) ?? strings[`${device}_${reason}`] ?? strings[`error_${reason}`] ?? t.error_upstream_unavailable;
+  return (browser && text(`${device}_denied_${browser}`)) ?? text(`${device}_${reason}`) ?? text(`error_${reason}`) ?? t.error_upstream_unavailable;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { VerifyRequestEvent } from '../events/request.js';
 import { deadline } from '../core/deadline.js';
-import { isErrorCode, type ErrorCode } from '../core/protocol.js';
+import { isErrorCode, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
 
 export class HostError extends Error {
   constructor(
@@ -18,9 +18,11 @@ export class HostError extends Error {
 }
 
 type Body = Record<string, unknown> | undefined;
+/** A successful answer's body, before it is read as its route's response type. */
+type Answer = object;
 
 /** The answer as a value, or a HostError saying why not. */
-export function readAnswer(status: number, body: Body, retryAfterHeader: string | null): Record<string, unknown> | HostError {
+export function readAnswer(status: number, body: Body, retryAfterHeader: string | null): Answer | HostError {
   const retryHeader = Number(retryAfterHeader);
   const retryAfter = Number.isFinite(retryHeader) && retryAfterHeader !== null ? retryHeader : undefined;
   const error = body?.error as Record<string, unknown> | undefined;
@@ -50,14 +52,14 @@ export function readAnswer(status: number, body: Body, retryAfterHeader: string 
  * through a cancelable `verify-request` event. The whole call, answer body included, ends within
  * `timeoutMs`: past it the call fails as `upstream_unavailable`, which every widget can retry.
  */
-export async function callHost(
+export async function callHost<R extends Route>(
   element: HTMLElement,
   endpoint: string,
-  route: string,
-  body: unknown,
+  route: R,
+  body: Routes[R]['request'],
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<Record<string, unknown>> {
+): Promise<Routes[R]['response']> {
   const url = `${endpoint.replace(/\/+$/, '')}/${route}`;
   const method = body === undefined ? 'GET' : 'POST';
   const headers = new Headers({ accept: 'application/json' });
@@ -81,7 +83,8 @@ export async function callHost(
     }
     const answer = readAnswer(response.status, parsed, response.headers.get('retry-after'));
     if (answer instanceof HostError) throw answer;
-    return answer;
+    // The protocol's promise for this route (DESIGN §3); the widget reads it as such.
+    return answer as Routes[R]['response'];
   } catch (error) {
     if (error instanceof HostError || signal.aborted) throw error;
     throw new HostError('upstream_unavailable', call.timedOut ? 'timeout' : 'network', 0);

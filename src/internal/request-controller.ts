@@ -5,6 +5,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { callHost } from './host-api.js';
+import type { Route, Routes } from '../core/protocol.js';
 
 export class StaleAnswer extends Error {
   override name = 'StaleAnswer';
@@ -22,11 +23,11 @@ export class RequestController implements ReactiveController {
   }
 
   /** Calls the host; rejects with StaleAnswer when superseded or disconnected. */
-  async call(route: string, body?: unknown): Promise<Record<string, unknown>> {
+  async call<R extends Route>(route: R, ...[body]: Routes[R]['request'] extends undefined ? [] : [Routes[R]['request']]): Promise<Routes[R]['response']> {
     this.#controller?.abort();
     const controller = (this.#controller = new AbortController());
     try {
-      const answer = await callHost(this.host, this.host.endpoint, route, body, controller.signal, this.host.requestTimeout);
+      const answer = await callHost(this.host, this.host.endpoint, route, body as Routes[R]['request'], controller.signal, this.host.requestTimeout);
       if (controller.signal.aborted) throw new StaleAnswer();
       return answer;
     } catch (error) {

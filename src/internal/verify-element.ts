@@ -10,11 +10,11 @@ import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
 import { HostError } from './host-api.js';
-import type { ConfigResponse } from '../core/protocol.js';
+import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
 import { directionOf, languageOf, stringsFor, type Strings } from './localize.js';
 
-export abstract class VerifyElement extends LitElement {
+export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extends LitElement {
   static formAssociated = true;
 
   /** Base URL of the host handler. */
@@ -39,10 +39,10 @@ export abstract class VerifyElement extends LitElement {
   protected readonly configRequest = new RequestController(this);
   protected readonly internals = this.attachInternals();
   #receipt = '';
-  #renderedStep: string | null = null;
+  #renderedStep: Step | null = null;
 
   /** The current step; also the custom state `:state(<step>)` and the `verify-step-change` event. */
-  abstract get step(): string;
+  abstract get step(): Step;
 
   /** The receipt once verified, else ''. It is the form value. */
   get value(): string {
@@ -74,13 +74,13 @@ export abstract class VerifyElement extends LitElement {
   }
 
   /**
-   * Tells the page a host call failed: `verify-failure` when the person did not pass (the codes in
-   * `failures`), `verify-error` for everything else.
+   * Tells the page a host call failed: `verify-failure` when the person did not pass (the
+   * protocol's failure codes), `verify-error` for everything else.
    */
-  protected reportProblem(error: HostError, message: string, failures: ReadonlySet<string>): void {
+  protected reportProblem(error: HostError, message: string): void {
     const { code, extra, status } = error;
     this.dispatchEvent(
-      failures.has(code)
+      isFailureCode(code)
         ? new VerifyFailureEvent({ code, message, attemptsLeft: extra.attemptsLeft })
         : new VerifyErrorEvent({ code, message, retryAfter: extra.retryAfter, status }),
     );
@@ -113,7 +113,7 @@ export abstract class VerifyElement extends LitElement {
   /** Reads the handler's config, then lets the element act on it (`configured`). */
   protected async loadConfig(): Promise<void> {
     try {
-      this.config = (await this.configRequest.call('config')) as unknown as ConfigResponse;
+      this.config = await this.configRequest.call('config');
     } catch {
       // Without config the widget still works on its attributes; the handler enforces the rest.
       return;
@@ -141,7 +141,7 @@ export abstract class VerifyElement extends LitElement {
     } catch {
       // Older engines without CustomStateSet: the property and the event still tell the step.
     }
-    this.dispatchEvent(new VerifyStepChangeEvent({ step, previous }));
+    this.dispatchEvent(new VerifyStepChangeEvent<Step>({ step, previous }));
     // Focus follows the person through the steps; it is never taken from elsewhere on the page
     // (the first step, or a step reached on its own while they type in another field or widget).
     const page = document.activeElement;

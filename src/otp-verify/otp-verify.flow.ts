@@ -2,7 +2,7 @@
  * The steps of <otp-verify> and how events move between them. Pure: no DOM, no clock, no network,
  * so every path can be tested on its own. The element performs the requests each step implies.
  */
-import type { ErrorCode, OtpChannel } from '../core/protocol.js';
+import type { ErrorCode, OtpChannel, OtpStep, StepsOf } from '../core/protocol.js';
 
 /** Where a code goes. Neither phone nor email: the code the handler holds for this session. */
 export interface Contact {
@@ -29,16 +29,18 @@ export interface Problem {
 /** What a retry from the failure step does. */
 export type Retry = 'send' | 'verify' | 'restart';
 
-export type OtpState =
+export type OtpState = StepsOf<
+  OtpStep,
   | { step: 'contact'; contact?: Contact; problem?: Problem }
   /** `to` is where the last code went, when this is a resend. */
   | { step: 'sending'; contact: Contact; to?: string }
   | { step: 'code'; contact: Contact; to: string; resendAfter: number; sentAt: number; problem?: Problem }
   | { step: 'verifying'; contact: Contact; to: string; resendAfter: number; sentAt: number; code: string }
   | { step: 'success'; contact: Contact; receipt: string; expiresAt: string | null }
-  | { step: 'failure'; contact?: Contact; to?: string; resendAfter?: number; sentAt?: number; code?: string; problem: Problem; retry: Retry };
+  | { step: 'failure'; contact?: Contact; to?: string; resendAfter?: number; sentAt?: number; code?: string; problem: Problem; retry: Retry }
+>;
 
-export type OtpStep = OtpState['step'];
+export type { OtpStep };
 export const OTP_STEPS: readonly OtpStep[] = ['contact', 'sending', 'code', 'verifying', 'success', 'failure'];
 
 export type OtpEvent =

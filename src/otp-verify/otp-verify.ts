@@ -7,17 +7,16 @@ import { countryForDialed, dialedDigits, DIAL_CODES, toE164 } from './dial-codes
 import { isEmailAddress, suggestEmail } from '../core/email.js';
 import { leftToRight } from './bidi.js';
 import { format, formatSeconds } from '../internal/localize.js';
-import { plural } from '../core/plural.js';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../core/protocol.js';
 import { RequestController, StaleAnswer } from '../internal/request-controller.js';
 import { VerifyElement } from '../internal/verify-element.js';
+import { failureText } from '../internal/failure-text.js';
 import { receiveSmsCode } from './webotp.js';
 import { CodeFieldController } from './code-field-controller.js';
-import { contactFields, initialState, resendWait, transition, type Contact, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
+import { contactFields, initialState, resendWait, transition, type Contact, type OtpEvent, type OtpState, type Problem, type OtpStep } from './otp-verify.flow.js';
 import { styles } from './otp-verify.styles.js';
 import { renderStep as renderOtpStep, type OtpView } from './otp-verify.templates.js';
 
-const FAILURES = new Set(['wrong_code', 'code_expired', 'too_many_attempts']);
 
 /**
  * Verifies a person by a one-time code sent by SMS, WhatsApp or email, through the host handler.
@@ -75,7 +74,7 @@ const FAILURES = new Set(['wrong_code', 'code_expired', 'too_many_attempts']);
  * @cssstate success - Verified.
  * @cssstate failure - Stopped, with a way to go on.
  */
-export class OtpVerify extends VerifyElement {
+export class OtpVerify extends VerifyElement<OtpStep> {
   static override styles = styles;
 
   /** Channels offered, space-separated; narrowed further by the host handler's config. */
@@ -99,7 +98,7 @@ export class OtpVerify extends VerifyElement {
   @state() protected incompleteCode: string | null = null;
 
   /** The current step: contact, sending, code, verifying, success or failure. */
-  get step(): OtpState['step'] {
+  get step(): OtpStep {
     return this.state.step;
   }
 
@@ -269,10 +268,8 @@ export class OtpVerify extends VerifyElement {
 
   /** The person-facing text for a problem, in the widget's language. */
   protected problemText(problem: Problem): string {
-    const t = this.t;
-    if (problem.code === 'wrong_code' && problem.attemptsLeft !== undefined) return plural(t.error_wrong_code_left, problem.attemptsLeft, this.language);
-    if (problem.code === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(this.wait.remaining || problem.retryAfter || 0, this.language) });
-    return t[`error_${problem.code}`];
+    const retryAfter = this.wait.remaining || problem.retryAfter;
+    return failureText(this.t, this.language, null, { reason: problem.code, attemptsLeft: problem.attemptsLeft, retryAfter });
   }
 
   protected number(value: number): string {
@@ -343,7 +340,7 @@ export class OtpVerify extends VerifyElement {
     }
     if (problem.retryAfter && !problem.maybeSent) this.wait.start(problem.retryAfter);
     this.announce(message);
-    this.reportProblem(host, message, FAILURES);
+    this.reportProblem(host, message);
   }
 
   #listenForSms(): void {

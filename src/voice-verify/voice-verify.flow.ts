@@ -2,13 +2,13 @@
  * The steps of <voice-verify> and how events move between them. Pure: no DOM, no microphone, no
  * clock — the element feeds it what happened and records, plays and uploads as the steps ask.
  */
-import type { AccountProblem, ErrorCode } from '../core/protocol.js';
-import type { MicrophoneFailure } from '../core/protocol.js';
+import type { AccountProblem, ErrorCode, MicrophoneFailure, StepsOf, VoiceStep } from '../core/protocol.js';
 import type { VoiceProblem } from './voice-quality.js';
 
 export type VoiceFailure = MicrophoneFailure | ErrorCode | AccountProblem;
 
-export type VoiceState =
+export type VoiceState = StepsOf<
+  VoiceStep,
   | { step: 'priming' }
   | { step: 'permission' }
   | { step: 'ready' }
@@ -24,9 +24,10 @@ export type VoiceState =
       canRetry: boolean;
       /** The recording the service never judged (a fault on the way): "Try again" sends it again. */
       kept?: string;
-    };
+    }
+>;
 
-export type VoiceStep = VoiceState['step'];
+export type { VoiceStep };
 
 export type VoiceEvent =
   | { type: 'start' }

@@ -8,7 +8,7 @@ import { BiometricElement } from '../internal/biometric-element.js';
 import { encodeWav } from '../core/wav.js';
 import { OUTPUT_RATE, type VoiceFrame } from './voice-frames.js';
 import { analyseVoice, dbfs, liveWarning, type FrameStats } from './voice-quality.js';
-import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState } from './voice-verify.flow.js';
+import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState, type VoiceStep } from './voice-verify.flow.js';
 import { styles } from './voice-verify.styles.js';
 import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.templates.js';
 
@@ -66,7 +66,7 @@ const METER_BARS = 30;
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class VoiceVerify extends BiometricElement {
+export class VoiceVerify extends BiometricElement<VoiceStep> {
   protected readonly kind = 'voice';
   static override styles = styles;
 
@@ -102,7 +102,7 @@ export class VoiceVerify extends BiometricElement {
     this.microphone.onRelease = () => this.apply({ type: 'released' });
   }
 
-  get step(): VoiceState['step'] {
+  get step(): VoiceStep {
     return this.state.step;
   }
 

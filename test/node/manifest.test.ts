@@ -26,7 +26,7 @@ function dispatched(files: string[]): Set<string> {
     const match = /export class (\w+)[\s\S]*?static readonly type = '([\w-]+)'/.exec(text);
     return match ? [[match[1]!, match[2]!] as const] : [];
   }));
-  return new Set(files.flatMap((file) => [...source(file).matchAll(/new (Verify\w+Event)\(/g)].map((m) => types.get(m[1]!)!)));
+  return new Set(files.flatMap((file) => [...source(file).matchAll(/new (Verify\w+Event)(?:<\w+>)?\(/g)].map((m) => types.get(m[1]!)!)));
 }
 
 /** The parts a component's templates (and the shared base) render. */

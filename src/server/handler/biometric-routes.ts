@@ -69,7 +69,7 @@ async function spending<T>(attempt: { giveBack(): Promise<void> }, work: () => P
 }
 
 async function readSample(ctx: RequestContext, kind: BiometricKind, field: string): Promise<string> {
-  const body = await ctx.body([field]);
+  const body = await ctx.body();
   return checkSample(ctx, kind, field, body[field]);
 }
 

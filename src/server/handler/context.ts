@@ -4,6 +4,7 @@ import { hashIdentifier, hashSession } from '../receipts.js';
 import { forwardedFor, networkOf } from './client-address.js';
 import { fail } from './errors.js';
 import type { ResolvedOptions } from './options.js';
+import type { RouteInfo } from '../../core/protocol.js';
 
 export class RequestContext {
   #session?: Promise<string | null>;
@@ -11,10 +12,15 @@ export class RequestContext {
   constructor(
     readonly request: Request,
     readonly options: ResolvedOptions,
-    readonly info: RequestInfo = {},
-    /** The route's body cap: the JSON one, or the media one for face and voice. */
-    readonly maxBodyBytes = options.limits.maxJsonBytes,
+    readonly info: RequestInfo,
+    /** The route's entry in the protocol's table: its method and the fields it accepts. */
+    readonly route: RouteInfo,
   ) {}
+
+  /** The route's body cap: the JSON one, or the media one for face and voice. */
+  get maxBodyBytes(): number {
+    return this.route.media ? this.options.limits.maxMediaBodyBytes : this.options.limits.maxJsonBytes;
+  }
 
   /** CSRF defence: a browser always sends Origin on POST; it must be one we serve. */
   checkOrigin(): void {
@@ -42,8 +48,9 @@ export class RequestContext {
     return forwarded ?? headers.get('host') ?? new URL(url).host;
   }
 
-  /** The JSON body, refused before parsing when too large, slow or deep, and with no field beyond `allowed`. */
-  async body(allowed: readonly string[]): Promise<Record<string, unknown>> {
+  /** The JSON body, refused before parsing when too large, slow or deep, and with no field beyond the route's. */
+  async body(): Promise<Record<string, unknown>> {
+    const allowed = this.route.fields;
     if (!/^application\/json\b/i.test(this.request.headers.get('content-type') ?? '')) {
       fail('invalid_input', 'Send the request as application/json.', { status: 415 });
     }

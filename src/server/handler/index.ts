@@ -11,6 +11,7 @@ import { RequestContext } from './context.js';
 import { errorResponse, HandlerError, unavailable } from './errors.js';
 import { resolveOptions, type VerifyHandlerOptions } from './options.js';
 import { sendOtp, verifyOtp, type OtpDeps } from './otp-routes.js';
+import { isRoute, ROUTES, type Route } from '../../core/protocol.js';
 
 export interface VerifyHandler extends FetchHandler {
   /** Checks a receipt with this handler's secret and store, and uses it up. */
@@ -59,15 +60,14 @@ function handlerFor(input: VerifyHandlerOptions): VerifyHandler {
     learnCodeLength: (length) => void (learnt = length),
   };
 
-  // `media`: the route takes a face or voice sample, under the media body cap.
-  const routes: Record<string, { method: 'GET' | 'POST'; media?: true; run: (ctx: RequestContext) => Promise<Response> }> = {
-    config: { method: 'GET', run: (ctx) => config(ctx, otp) },
-    'send-otp': { method: 'POST', run: (ctx) => sendOtp(ctx, otp) },
-    'verify-otp': { method: 'POST', run: (ctx) => verifyOtp(ctx, otp) },
-    'verify-by-face': { method: 'POST', media: true, run: (ctx) => verifyBiometric(ctx, service, 'face') },
-    'verify-by-voice': { method: 'POST', media: true, run: (ctx) => verifyBiometric(ctx, service, 'voice') },
-    'enroll-face': { method: 'POST', media: true, run: (ctx) => enroll(ctx, 'face') },
-    'enroll-voice': { method: 'POST', media: true, run: (ctx) => enroll(ctx, 'voice') },
+  const routes: { [R in Route]: (ctx: RequestContext) => Promise<Response> } = {
+    config: (ctx) => config(ctx, otp),
+    'send-otp': (ctx) => sendOtp(ctx, otp),
+    'verify-otp': (ctx) => verifyOtp(ctx, otp),
+    'verify-by-face': (ctx) => verifyBiometric(ctx, service, 'face'),
+    'verify-by-voice': (ctx) => verifyBiometric(ctx, service, 'voice'),
+    'enroll-face': (ctx) => enroll(ctx, 'face'),
+    'enroll-voice': (ctx) => enroll(ctx, 'voice'),
   };
 
   async function handle(request: Request, info?: RequestInfo): Promise<Response> {
@@ -78,15 +78,16 @@ function handlerFor(input: VerifyHandlerOptions): VerifyHandler {
     let failure: string | undefined;
     let code: string | undefined;
     try {
-      const route = Object.hasOwn(routes, name) ? routes[name]! : fail404();
+      if (!isRoute(name)) fail404();
+      const route = ROUTES[name];
       if (request.method !== route.method) throw new HandlerError('invalid_input', `Use ${route.method} for ${name}.`, { status: 405 });
-      const ctx = new RequestContext(request, options, info, route.media ? options.limits.maxMediaBodyBytes : options.limits.maxJsonBytes);
+      const ctx = new RequestContext(request, options, info ?? {}, route);
       if (route.method === 'POST') {
         // A declared length over the route's cap is refused before anything else is done.
         refuseDeclaredOver(request, ctx.maxBodyBytes);
         ctx.checkOrigin();
       }
-      response = await route.run(ctx);
+      response = await routes[name](ctx);
     } catch (thrown) {
       // The body readers' refusals (size, deadline, JSON) are the caller's input at fault.
       const error = thrown instanceof HttpError ? new HandlerError('invalid_input', thrown.message, { status: thrown.status }) : thrown;

@@ -51,7 +51,7 @@ const certainlyNotSent = (error: ServiceError) => error.status >= 300 && error.s
 export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
   const { options } = ctx;
   const { store, limits } = options;
-  const body = await ctx.body(['method', 'phone', 'email', 'lang', 'resend']);
+  const body = await ctx.body();
   const session = await ctx.session();
   // A widget that came back to a pending code (reload, new tab) asks again without knowing the contact.
   const pending = body.resend === true ? ((await readPending(ctx, session)) ?? fail('invalid_input', 'Enter your phone number or email again.', { field: 'contact' })) : null;
@@ -131,7 +131,7 @@ function sendAnswer(deps: OtpDeps, method: OtpChannel, identifier: string, resen
 
 export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
   const { store, limits } = ctx.options;
-  const body = await ctx.body(['phone', 'email', 'otp']);
+  const body = await ctx.body();
   const session = await ctx.session();
   const otp = typeof body.otp === 'string' ? asciiDigits(body.otp.trim()) : '';
   if (!/^\d{4,8}$/.test(otp)) fail('invalid_input', 'Enter the code you received: 4 to 8 digits.', { field: 'otp' });

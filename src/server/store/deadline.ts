@@ -11,14 +11,11 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
-const OPERATIONS = ['increment', 'claim', 'set', 'decrement', 'get', 'take', 'delete'] as const;
-
 export function withDeadline(store: VerifyStore, timeoutMs: number): VerifyStore {
   let restingUntil = 0;
-  const bounded = {} as Record<string, unknown>;
-  for (const name of OPERATIONS) {
-    const operation = store[name] as (...args: unknown[]) => Promise<unknown>;
-    bounded[name] = async (...args: unknown[]) => {
+  const bounded =
+    <Args extends unknown[], T>(name: keyof VerifyStore, operation: (...args: Args) => Promise<T>) =>
+    async (...args: Args): Promise<T> => {
       if (performance.now() < restingUntil) throw new StoreUnavailableError('The store failed a moment ago');
       try {
         return await withinTime(operation.apply(store, args), timeoutMs, () => new StoreUnavailableError(`The store did not answer ${name} within ${timeoutMs} ms`));
@@ -27,6 +24,13 @@ export function withDeadline(store: VerifyStore, timeoutMs: number): VerifyStore
         throw error;
       }
     };
-  }
-  return bounded as unknown as VerifyStore;
+  return {
+    increment: bounded('increment', store.increment),
+    claim: bounded('claim', store.claim),
+    set: bounded('set', store.set),
+    decrement: bounded('decrement', store.decrement),
+    get: bounded('get', store.get),
+    take: bounded('take', store.take),
+    delete: bounded('delete', store.delete),
+  };
 }
