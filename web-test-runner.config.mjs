@@ -16,9 +16,13 @@ import { keysPlugin } from './test/browser/support/keys-plugin.mjs';
 const FIXTURES = resolve('../shared/fixtures');
 const ENGINES = (process.env.ENGINES ?? 'chromium,firefox,webkit').split(',');
 
-/** Chromium feeds: the group name is `chromium-<video>`; its tests learn the feed from `window.FEED`. */
+/**
+ * Chromium launches, one per camera and microphone feed: the group is `chromium-<name>` and runs
+ * `test/browser/chromium/<name>/`, whose tests learn the feed from `window.FEED`.
+ */
 export const CHROMIUM_FEEDS = {
-  obama_1: { video: 'video/obama_1.mjpeg', audio: 'audio/spk1688_M_1_48k.wav' },
+  // The widgets with a real face and a real voice from the fixtures.
+  'fixture-devices': { video: 'video/obama_1.mjpeg', audio: 'audio/spk1688_M_1_48k.wav' },
 };
 
 function chromium(feed) {
@@ -124,7 +128,7 @@ if (ENGINES.includes('chromium')) {
   for (const [name, feed] of Object.entries(CHROMIUM_FEEDS)) {
     groups.push({
       name: `chromium-${name}`,
-      files: [...(name === 'obama_1' ? shared : []), `test/browser/chromium/${name}/**/*.test.ts`],
+      files: [...(name === 'fixture-devices' ? shared : []), `test/browser/chromium/${name}/**/*.test.ts`],
       browsers: [chromium(feed)],
       testRunnerHtml: html(feed),
     });

@@ -2,7 +2,7 @@
 // obama_1 fixture; what the gate sees is set by a stand-in detector, so each of its messages can be
 // shown; steps that wait on an answer hold it, and camera failures stub getUserMedia.
 // Usage: npm run screenshots
-import { cameraFrom, passCodeInDemo, signIn } from '../node/demo-browser.js';
+import { cameraFrom, passCodeInDemo, signIn } from '../node/e2e/demo-browser.js';
 import { biometricSteps, shootSteps } from './shoot.js';
 
 await shootSteps('face-verify', cameraFrom('obama_1'), {}, (shoot) => {

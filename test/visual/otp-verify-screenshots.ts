@@ -1,7 +1,7 @@
 // Saves a screenshot of every <otp-verify> step (see shoot.ts). Steps that wait on an answer
 // (sending, verifying) or need one that rarely comes (an expired code) hold or fake that answer.
 // Usage: npm run screenshots
-import { codeFromOutbox } from '../node/demo-browser.js';
+import { codeFromOutbox } from '../node/e2e/demo-browser.js';
 import { shootSteps } from './shoot.js';
 
 await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, intercept, untilStep }) => {

@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { HTTPRequest, Page, ResponseForRequest } from 'puppeteer-core';
-import { press, startDemo, untilStep, type Demo } from '../node/demo-browser.js';
+import { press, startDemo, untilStep, type Demo } from '../node/e2e/demo-browser.js';
 
 export type Rule = (url: string) => 'hold' | Partial<ResponseForRequest> | undefined;
 

@@ -1,7 +1,7 @@
-// Saves docs/themed-otp-verify.png, the README's example of theming: custom properties and a part,
+// Saves demo/themed-otp-verify.png, the README's example of theming: custom properties and a part,
 // set on the page, never inside the widget. Usage: npm run screenshots
 import { fileURLToPath } from 'node:url';
-import { startDemo } from '../node/demo-browser.js';
+import { startDemo } from '../node/e2e/demo-browser.js';
 
 const demo = await startDemo();
 try {
@@ -28,7 +28,7 @@ try {
   await page.waitForFunction(() => document.querySelector<any>('otp-verify').step === 'code');
   await page.keyboard.type('12');
   await new Promise((done) => setTimeout(done, 300));
-  const file = fileURLToPath(new URL('../../docs/themed-otp-verify.png', import.meta.url)) as `${string}.png`;
+  const file = fileURLToPath(new URL('../../demo/themed-otp-verify.png', import.meta.url)) as `${string}.png`;
   await (await page.$('otp-verify'))!.screenshot({ path: file });
   console.log(file);
 } finally {

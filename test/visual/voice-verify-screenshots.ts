@@ -2,7 +2,7 @@
 // spk1688_M_1 fixture; the gate's refusals and warnings are shown with a silent microphone stream,
 // steps that wait on an answer hold it, and microphone failures stub getUserMedia.
 // Usage: npm run screenshots
-import { microphoneFrom, passCodeInDemo, signIn } from '../node/demo-browser.js';
+import { microphoneFrom, passCodeInDemo, signIn } from '../node/e2e/demo-browser.js';
 import { biometricSteps, shootSteps } from './shoot.js';
 
 await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, (shoot) => {

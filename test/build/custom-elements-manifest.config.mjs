@@ -1,0 +1,69 @@
+// dist/custom-elements.json, from the JSDoc tags of the widgets (@fires, @csspart, @cssproperty,
+// @cssstate, @slot) and their Lit properties. `npm run manifest` writes it; the build runs it.
+import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
+import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
+import { frameworkTypesPlugin } from './framework-types.mjs';
+
+const outdir = process.env.CEM_OUTDIR ?? 'dist';
+// Element types for each framework and editor data, written beside the compiled widgets they name.
+const types = `${outdir}/types`;
+const editors = { outdir: types, hideLogs: true };
+
+export default {
+  globs: ['src/*/*-verify.ts', 'src/*/define.ts', 'src/internal/verify-element.ts', 'src/internal/biometric-element.ts', 'src/events/*.ts'],
+  // Tests write it elsewhere, to check the sources without touching the build's copy.
+  outdir,
+  // The React wrappers match the widgets' glob but are not elements; the events' index only re-exports.
+  exclude: ['src/react/**', 'src/events/index.ts'],
+  litelement: true,
+  packagejson: false,
+  plugins: [
+    {
+      name: 'named-events-only',
+      // dispatchEvent(new SomeEvent(...)) is seen as an event without a name; @fires names them all.
+      packageLinkPhase({ customElementsManifest }) {
+        for (const mod of customElementsManifest.modules) {
+          for (const declaration of mod.declarations ?? []) {
+            if (declaration.events) declaration.events = declaration.events.filter((event) => event.name);
+          }
+        }
+      },
+    },
+    {
+      name: 'step-types',
+      // `step` is declared once, in VerifyElement<Step>; each widget's own union is its type argument
+      // (`extends VerifyElement<OtpStep>`), which the analyzer does not carry to inherited members.
+      analyzePhase({ ts, node, moduleDoc }) {
+        if (!ts.isClassDeclaration(node) || !node.name) return;
+        const argument = node.heritageClauses?.[0]?.types[0]?.typeArguments?.[0];
+        const declaration = moduleDoc.declarations?.find((d) => d.name === node.name.text);
+        if (argument && declaration) declaration.stepType = argument.getText();
+      },
+      packageLinkPhase({ customElementsManifest }) {
+        for (const mod of customElementsManifest.modules) {
+          for (const declaration of mod.declarations ?? []) {
+            const step = declaration.members?.find((member) => member.name === 'step');
+            if (step && declaration.stepType) step.type = { text: declaration.stepType };
+            delete declaration.stepType;
+          }
+        }
+      },
+    },
+    {
+      name: 'shipped-paths',
+      // The manifest ships in the package, where the sources do not: each module names its compiled file.
+      packageLinkPhase({ customElementsManifest }) {
+        const shipped = (value) => value.replace(/^\/?src\/(.+)\.[jt]s$/, 'dist/$1.js');
+        (function visit(node) {
+          for (const [key, value] of Object.entries(node)) {
+            if ((key === 'path' || key === 'module') && typeof value === 'string') node[key] = shipped(value);
+            else if (value && typeof value === 'object') visit(value);
+          }
+        })(customElementsManifest);
+      },
+    },
+    frameworkTypesPlugin({ outdir: types }),
+    customElementVsCodePlugin({ ...editors, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' }),
+    customElementJetBrainsPlugin({ ...editors, packageJson: false }),
+  ],
+};

@@ -1,0 +1,88 @@
+/** The consumer tests' common ground: a fresh app from test/consumers with the packed tarball installed, and the OTP flow as a person runs it. */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'puppeteer-core';
+import { DEVELOPMENT_KEY, startEmulator } from '../../../src/emulator/index.js';
+import { openBrowser, untilStep } from '../e2e/demo-browser.js';
+import { latestCode } from '../helpers.js';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+
+export const npm = (cwd: string, ...args: string[]) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+
+export interface App {
+  dir: string;
+  remove(): void;
+}
+
+/** Copies test/consumers/`name` to a temporary folder and installs the package there from its tarball (built by `npm test` before these tests), as a user would. */
+export function installApp(name: string): App {
+  const work = mkdtempSync(join(tmpdir(), `${name}-`));
+  const tarball = npm(repo, 'pack', '--ignore-scripts', '--pack-destination', work).trim().split('\n').at(-1)!;
+  const dir = join(work, 'app');
+  cpSync(join(repo, 'test/consumers', name), dir, { recursive: true });
+  npm(dir, 'install', join(work, tarball));
+  return { dir, remove: () => rmSync(work, { recursive: true, force: true }) };
+}
+
+/** In the page's <otp-verify>: types the phone (Saudi, local digits), reads the code from the emulator's outbox, types it, and waits for success. */
+export async function passOtp(page: Page, emulatorOrigin: string, localPhone: string): Promise<void> {
+  await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'), { timeout: 15_000 });
+  const phone = await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'));
+  await (phone as any).type(localPhone);
+  await page.keyboard.press('Enter');
+  await untilStep(page, 'otp-verify', 'code');
+  await page.keyboard.type(await latestCode(emulatorOrigin, `+966${localPhone.replace(/\D/g, '').replace(/^0/, '')}`), { delay: 20 });
+  // A full code is sent at once when the handler knows the code length; otherwise the person presses Enter.
+  if (await page.evaluate(() => document.querySelector<any>('otp-verify').step === 'code')) await page.keyboard.press('Enter');
+  await untilStep(page, 'otp-verify', 'success');
+}
+
+/** A fresh Chromium on `url`, keeping every error the page logs from before it loads (React's hydration errors among them). */
+export async function visit(url: string, chromiumArgs: string[] = []): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+  const browser = await openBrowser('about:blank', chromiumArgs);
+  const errors: string[] = [];
+  browser.page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  browser.page.on('pageerror', (error) => errors.push(String(error)));
+  await browser.page.goto(url, { waitUntil: 'load' });
+  return { ...browser, errors };
+}
+
+export interface AppServer {
+  /** What the server printed so far, both streams. */
+  output(): string;
+  /** The emulator's origin, for its outbox. */
+  emulatorOrigin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator, then `node args` in the app's folder with the service's address, key and a
+ * receipt secret in its environment (as a host passes its secrets), and waits until it prints `ready`.
+ */
+export async function startAppServer(app: App, args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<AppServer> {
+  const emulator = await startEmulator({ port: 0 });
+  const server = spawn(process.execPath, args, {
+    cwd: app.dir,
+    env: { ...process.env, ...env, SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: randomBytes(32).toString('hex') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  server.stdout!.on('data', (chunk) => (output += chunk));
+  server.stderr!.on('data', (chunk) => (output += chunk));
+  while (!ready.test(output)) await once(server.stdout!, 'data');
+  return {
+    output: () => output,
+    emulatorOrigin: emulator.origin,
+    close: async () => {
+      server.kill();
+      await emulator.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { installApp, npm, passOtp, startAppServer, visit, type App, type AppServer } from './consumer-apps.js';
+import { freePort } from '../helpers.js';
+
+describe('a Next.js App Router app, with the package installed from its tarball', () => {
+  let app: App;
+  let server: AppServer;
+  let port: number;
+
+  before(async () => {
+    app = installApp('next-app');
+    // What a CI build has: no secrets. The handler reads its options on the first request.
+    for (const name of ['SERVICE_BASE_URL', 'SERVICE_API_KEY', 'RECEIPT_SECRET']) delete process.env[name];
+    npm(app.dir, 'run', 'build');
+    port = await freePort();
+    server = await startAppServer(app, ['node_modules/next/dist/bin/next', 'start', '--port', String(port)], /Ready in/, { NEXT_TELEMETRY_DISABLED: '1' });
+  });
+  after(async () => {
+    await server?.close();
+    app?.remove();
+  });
+
+  /** Opens `path` on `host`, mapped to this machine. */
+  const open = (host: string, path: string) => visit(`http://${host}:${port}${path}`, [`--host-resolver-rules=MAP ${host} 127.0.0.1`]);
+
+  async function verifyOn(host: string, localPhone: string, path = '/') {
+    const { page, errors, close } = await open(host, path);
+    try {
+      await passOtp(page, server.emulatorOrigin, localPhone);
+      // The page posts the receipt to its own route, which checks it on the server.
+      await page.waitForFunction(() => document.getElementById('confirmed')?.textContent, { timeout: 15_000 });
+      assert.equal(await page.$eval('#confirmed', (p: Element) => p.textContent), 'demo-user');
+      assert.deepEqual(errors, [], 'no hydration or other error in the console');
+      const configCalls = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('/api/verify/config')).length);
+      assert.equal(configCalls, 1, 'the page is hydrated once, so the config is read once');
+    } finally {
+      await close();
+    }
+  }
+
+  it('verifies a phone on 127.0.0.1, the receipt checked by a route of the app', () => verifyOn('127.0.0.1', '50 111 2233'));
+
+  it('verifies a phone on a host name other than localhost (the origin check reads the Host header)', () => verifyOn('shop.test', '50 111 4455'));
+
+  it('verifies a phone through the handler on the edge runtime', () => verifyOn('127.0.0.1', '50 111 6677', '/edge'));
+
+  it('hydrates the component rendered straight from a Server Component, without an error', async () => {
+    const { page, errors, close } = await open('127.0.0.1', '/server-rendered');
+    try {
+      await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'), { timeout: 15_000 });
+      await page.evaluate(() => new Promise((done) => setTimeout(done, 500)));
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('logged nothing on the server', () => {
+    assert.doesNotMatch(server.output(), /error|refused|503/i);
+  });
+});

@@ -1,0 +1,46 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { installApp, npm, passOtp, visit, type App } from './consumer-apps.js';
+import { cspViolations } from '../e2e/demo-browser.js';
+// @ts-expect-error: a plain ES module of the tests, without types
+import { startHost } from '../../consumers/host.mjs';
+
+// Each app type-checks its use of the package in its build (vue-tsc, svelte-check), then bundles it.
+const apps = [
+  { name: 'vite-react', framework: 'React 19', phone: '50 222 3344' },
+  { name: 'vue-app', framework: 'Vue 3', phone: '50 222 5566' },
+  { name: 'svelte-app', framework: 'Svelte 5', phone: '50 222 7788' },
+];
+
+for (const { name, framework, phone } of apps) {
+  describe(`a ${framework} + Vite app, with the package installed from its tarball`, () => {
+    let app: App;
+    let host: { url: string; emulatorOrigin: string; close(): Promise<void> };
+
+    before(() => {
+      app = installApp(name);
+      npm(app.dir, 'run', 'build');
+    });
+    after(async () => {
+      await host?.close();
+      app?.remove();
+    });
+
+    it('builds, and runs the OTP flow under a strict CSP, the receipt reaching the app', async () => {
+      host = await startHost({ root: join(app.dir, 'dist') });
+      const { page, errors, close } = await visit(host.url);
+      try {
+        await passOtp(page, host.emulatorOrigin, phone);
+        await page.waitForFunction(() => document.getElementById('receipt')?.textContent, { timeout: 15_000 });
+        assert.match(await page.$eval('#receipt', (p) => p.textContent ?? ''), /^[\w-]+\.[\w-]+\.[\w-]+$/);
+        // The React app also shows each step its typed event handler received.
+        if (name === 'vite-react') assert.equal(await page.$eval('#step', (p) => p.textContent), 'success');
+        assert.deepEqual(errors, []);
+        assert.deepEqual(await cspViolations(page), []);
+      } finally {
+        await close();
+      }
+    });
+  });
+}

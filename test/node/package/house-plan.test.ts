@@ -1,0 +1,84 @@
+/**
+ * The house plan of src/: which room may import which, no cycle among files, and `core` free of the
+ * DOM's and Node's own modules, so that the widgets, the handler and the emulator can all stand on it.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+
+/** Each room and the rooms below it that it may import (its own always allowed). */
+const ROOMS: Record<string, string[]> = {
+  core: [],
+  translations: ['core'],
+  events: ['core'],
+  internal: ['core', 'translations', 'events'],
+  'otp-verify': ['core', 'internal', 'translations', 'events'],
+  'face-verify': ['core', 'internal', 'translations', 'events'],
+  'voice-verify': ['core', 'internal', 'translations', 'events'],
+  react: ['core', 'events', 'otp-verify', 'face-verify', 'voice-verify'],
+  server: ['core'],
+  emulator: ['core', 'server'],
+  // The entry points at the top: the widgets' index and the CDN file (never the server's rooms).
+  '.': ['core', 'internal', 'translations', 'events', 'otp-verify', 'face-verify', 'voice-verify', 'react'],
+};
+
+function sources(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return /\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [relative(SRC, path)] : [];
+  });
+}
+
+const files = sources();
+const roomOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.');
+/** Each file's imports: relative ones as files of src/, others as package or `node:` names. */
+const imports = new Map(
+  files.map((file) => {
+    const text = readFileSync(join(SRC, file), 'utf8');
+    const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*'([^']+)'|import\('([^']+)'\)/g)].map((m) => m[1] ?? m[2]!);
+    return [file, specifiers.map((s) => (s.startsWith('.') ? normalize(join(dirname(file), s)).replace(/\.js$/, '.ts') : s))];
+  }),
+);
+
+describe('the house plan of src/', () => {
+  it('every room imports only itself and the rooms below it', () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of imports) {
+      const room = roomOf(file);
+      assert.ok(ROOMS[room], `${file} is in a room the plan does not name: ${room}`);
+      for (const target of targets.filter((t) => t.endsWith('.ts'))) {
+        const to = roomOf(target);
+        if (to !== room && !ROOMS[room]!.includes(to)) wrong.push(`${file} -> ${target}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it('core imports no node: module and touches no DOM or Node global', () => {
+    for (const [file, targets] of imports) {
+      if (roomOf(file) !== 'core') continue;
+      assert.deepEqual(targets.filter((t) => !t.endsWith('.ts')), [], file);
+      const text = readFileSync(join(SRC, file), 'utf8');
+      assert.doesNotMatch(text, /\b(document|window|navigator|Buffer|process)\./, file);
+    }
+  });
+
+  it('no file imports itself through a circle', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') return void cycles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+      state.set(file, 'open');
+      for (const target of imports.get(file) ?? []) if (imports.has(target)) visit(target, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    assert.deepEqual(cycles, []);
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = new URL('../../../', import.meta.url);
+const source = (path: string) => readFileSync(new URL(path, root), 'utf8');
+
+/** custom-elements.json as the build makes it, written afresh to a scratch folder. */
+function manifest() {
+  // The analyzer takes its output folder relative to where it runs.
+  const out = mkdtempSync(join(tmpdir(), 'cem-'));
+  execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'test/build/custom-elements-manifest.config.mjs', '--quiet'], { cwd: root, env: { ...process.env, CEM_OUTDIR: relative(fileURLToPath(root), out) } });
+  return JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8')) as {
+    modules: { declarations?: { tagName?: string; events?: { name: string }[]; cssParts?: { name: string }[]; cssStates?: { name: string }[]; cssProperties?: { name: string }[]; slots?: { name: string }[]; attributes?: { name: string }[]; members?: { name: string; kind: string; privacy?: string }[] }[] }[];
+  };
+}
+
+/** The event types a file dispatches, through the event classes it constructs. */
+function dispatched(files: string[]): Set<string> {
+  const types = new Map(readdirSync(new URL('src/events/', root)).flatMap((file) => {
+    const text = source(`src/events/${file}`);
+    const match = /export class (\w+)[\s\S]*?static readonly type = '([\w-]+)'/.exec(text);
+    return match ? [[match[1]!, match[2]!] as const] : [];
+  }));
+  return new Set(files.flatMap((file) => [...source(file).matchAll(/new (Verify\w+Event)(?:<\w+>)?\(/g)].map((m) => types.get(m[1]!)!)));
+}
+
+/** The parts a component's templates (and the shared base) render. */
+function renderedParts(files: string[]): Set<string> {
+  const written = /part="([\w ]+)"|setAttribute\('part', '([\w ]+)'\)/g;
+  return new Set(files.flatMap((file) => [...source(file).matchAll(written)].flatMap((m) => (m[1] ?? m[2]!).split(' '))));
+}
+
+const BASE = ['src/internal/verify-element.ts', 'src/internal/host-api.ts'];
+const COMPONENTS = {
+  'otp-verify': { files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/otp-verify.templates.ts', ...BASE], flow: 'src/otp-verify/otp-verify.flow.ts' },
+  'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/internal/biometric-element.ts', ...BASE], flow: 'src/face-verify/face-verify.flow.ts' },
+  'voice-verify': { files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/voice-verify.templates.ts', 'src/internal/biometric-element.ts', ...BASE], flow: 'src/voice-verify/voice-verify.flow.ts' },
+};
+
+describe('custom-elements.json', () => {
+  const elements = new Map(manifest().modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName).map((d) => [d.tagName!, d]));
+
+  for (const [tag, { files, flow }] of Object.entries(COMPONENTS)) {
+    describe(`<${tag}>`, () => {
+      const element = elements.get(tag)!;
+      it('is in the manifest', () => assert.ok(element));
+
+      it('documents exactly the events it dispatches', () => {
+        assert.deepEqual(new Set(element.events!.map((e) => e.name)), dispatched(files));
+      });
+
+      it('documents exactly the parts it renders', () => {
+        assert.deepEqual(new Set(element.cssParts!.map((p) => p.name)), renderedParts(files));
+      });
+
+      it('documents exactly the custom properties its styles read', () => {
+        const styles = ['src/internal/base.styles.ts', files[0]!.replace(/\.ts$/, '.styles.ts')];
+        const read = new Set(styles.flatMap((file) => [...source(file).matchAll(/var\((--verify-[\w-]+)/g)].map((m) => m[1]!)));
+        assert.deepEqual(new Set(element.cssProperties!.map((p) => p.name)), read);
+      });
+
+      it('documents a custom state for each step of its flow', () => {
+        const steps = new Set([...source(flow).matchAll(/\{ step: '(\w+)'/g)].map((m) => m[1]!));
+        assert.deepEqual(new Set(element.cssStates!.map((s) => s.name)), steps);
+      });
+
+      it('lists every public attribute, with the shared ones', () => {
+        const attributes = element.attributes!.map((a) => a.name);
+        for (const shared of ['endpoint', 'required', 'name', 'heading-level']) assert.ok(attributes.includes(shared), shared);
+        const declared = [...source(files[0]!).matchAll(/attribute: '([\w-]+)'/g)].map((m) => m[1]!);
+        for (const name of declared) assert.ok(attributes.includes(name), name);
+      });
+    });
+  }
+
+  it('is what the README says: its API reference, and each snippet the copy of its file (test/build/readme.mjs --check)', () => {
+    execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'test/build/custom-elements-manifest.config.mjs', '--quiet'], { cwd: root });
+    execFileSync(process.execPath, ['test/build/readme.mjs', '--check'], { cwd: root, stdio: 'pipe' });
+  });
+
+  it('documents the slot of the code field', () => {
+    assert.deepEqual(elements.get('otp-verify')!.slots!.map((s) => s.name), ['code']);
+  });
+});

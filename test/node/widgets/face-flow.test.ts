@@ -1,0 +1,104 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState } from '../../../src/face-verify/face-verify.flow.js';
+
+const run = (...events: FaceEvent[]) => events.reduce<FaceState>(transitionFace, initialFaceState);
+const preview = () => run({ type: 'start' }, { type: 'granted' });
+
+describe('<face-verify> flow', () => {
+  it('priming -> permission -> preview -> review -> uploading -> success', () => {
+    const steps: string[] = [];
+    let state = initialFaceState;
+    for (const event of [
+      { type: 'start' },
+      { type: 'granted' },
+      { type: 'capture', image: 'b64', source: 'camera' },
+      { type: 'confirm' },
+      { type: 'done' },
+    ] as FaceEvent[]) {
+      state = transitionFace(state, event);
+      steps.push(state.step);
+    }
+    assert.deepEqual(steps, ['permission', 'preview', 'review', 'uploading', 'success']);
+  });
+
+  it('a hidden page releases the camera: from the preview back to the start, elsewhere nothing', () => {
+    assert.equal(transitionFace(preview(), { type: 'released' }).step, 'priming');
+    const review = transitionFace(preview(), { type: 'capture', image: 'b64', source: 'camera' });
+    assert.equal(transitionFace(review, { type: 'released' }), review);
+  });
+
+  it('captures by itself only once the quality has held steady', () => {
+    let state = transitionFace(preview(), { type: 'quality', problems: ['too-dark'], now: 0 });
+    assert.equal(readyToCapture(state, 5000), false);
+    state = transitionFace(state, { type: 'quality', problems: [], now: 1000 });
+    assert.equal(readyToCapture(state, 1500), false);
+    state = transitionFace(state, { type: 'quality', problems: [], now: 1600 });
+    assert.equal(readyToCapture(state, 1950), true, 'steady since 1000');
+    state = transitionFace(state, { type: 'quality', problems: ['blurry'], now: 2000 });
+    assert.equal(readyToCapture(state, 9000), false, 'a problem restarts the wait');
+  });
+
+  for (const [reason, canRetry] of [['denied', true], ['no-camera', true], ['busy', true], ['constraints', true], ['insecure', false], ['unsupported', false]] as const) {
+    it(`a camera that is ${reason} is never a dead end: upload offered${canRetry ? ', retry too' : ''}`, () => {
+      const state = run({ type: 'start' }, { type: 'camera-failed', reason });
+      assert.deepEqual(state, { step: 'failure', reason, canRetry, canUpload: true });
+      assert.equal(transitionFace(state, { type: 'capture', image: 'file', source: 'file' }).step, 'review');
+    });
+  }
+
+  it('retake goes back to the camera; from a file, back to the start', () => {
+    assert.equal(transitionFace(transitionFace(preview(), { type: 'capture', image: 'x', source: 'camera' }), { type: 'retake' }).step, 'permission');
+    assert.equal(transitionFace(run({ type: 'capture', image: 'x', source: 'file' }), { type: 'retake' }).step, 'priming');
+  });
+
+  it('a non-match offers a retry, by camera or by file, until the handler says no attempts are left', () => {
+    const uploading = transitionFace(transitionFace(preview(), { type: 'capture', image: 'x', source: 'camera' }), { type: 'confirm' });
+    const once = transitionFace(uploading, { type: 'failed', code: 'no_match', attemptsLeft: 2 });
+    assert.deepEqual(once, { step: 'failure', reason: 'no_match', attemptsLeft: 2, canRetry: true, canUpload: true });
+    assert.equal(transitionFace(once, { type: 'retry' }).step, 'permission');
+    const last = transitionFace(uploading, { type: 'failed', code: 'no_match', attemptsLeft: 0 });
+    assert.equal(last.step === 'failure' && (last.canRetry || last.canUpload), false);
+    assert.equal(transitionFace(last, { type: 'retry' }), last);
+  });
+
+  it('a sample the service cannot use offers a retake or a file; not enrolled is final', () => {
+    const uploading = transitionFace(transitionFace(preview(), { type: 'capture', image: 'x', source: 'camera' }), { type: 'confirm' });
+    assert.deepEqual(transitionFace(uploading, { type: 'failed', code: 'bad_sample' }), { step: 'failure', reason: 'bad_sample', retryAfter: undefined, canRetry: true, canUpload: true });
+    assert.deepEqual(transitionFace(uploading, { type: 'failed', code: 'not_enrolled' }), { step: 'failure', reason: 'not_enrolled', canRetry: false, canUpload: false });
+  });
+
+  it('a fault on the way keeps the photo: try again sends it again, retake still opens the camera', () => {
+    const uploading = transitionFace(transitionFace(preview(), { type: 'capture', image: 'photo', source: 'camera' }), { type: 'confirm' });
+    for (const code of ['upstream_unavailable', 'rate_limited'] as const) {
+      const failed = transitionFace(uploading, { type: 'failed', code, retryAfter: 3 });
+      assert.deepEqual(failed, { step: 'failure', reason: code, retryAfter: 3, canRetry: true, canUpload: false, kept: { image: 'photo', source: 'camera' } });
+      assert.deepEqual(transitionFace(failed, { type: 'retry' }), { step: 'uploading', image: 'photo', source: 'camera' });
+      assert.equal(transitionFace(failed, { type: 'retake' }).step, 'permission');
+    }
+    const fromFile = transitionFace(run({ type: 'capture', image: 'file', source: 'file' }, { type: 'confirm' }), { type: 'failed', code: 'upstream_unavailable' });
+    assert.equal(transitionFace(fromFile, { type: 'retake' }).step, 'priming');
+    // A photo the service judged is not sent again.
+    assert.equal(transitionFace(transitionFace(uploading, { type: 'failed', code: 'bad_sample' }), { type: 'retake' }).step, 'failure');
+  });
+
+  it('ignores events that do not belong to the step', () => {
+    assert.equal(transitionFace(initialFaceState, { type: 'confirm' }), initialFaceState);
+    assert.equal(transitionFace(initialFaceState, { type: 'capture', image: 'x', source: 'camera' }), initialFaceState);
+    assert.equal(transitionFace(preview(), { type: 'done' }).step, 'preview');
+  });
+
+  it('gives no verdict before the first frame is measured', () => {
+    const opened = transitionFace(transitionFace(initialFaceState, { type: 'start' }), { type: 'granted' });
+    assert.deepEqual(opened, { step: 'preview', problems: null, steadySince: null });
+    assert.equal(readyToCapture(opened, 10_000, 0), false);
+  });
+
+  it('an unreadable file, and an account problem, end on a failure the element can lead on from', () => {
+    const refused = transitionFace(initialFaceState, { type: 'file-refused' });
+    assert.deepEqual(refused, { step: 'failure', reason: 'bad_file', canRetry: true, canUpload: true });
+    const blocked = transitionFace(initialFaceState, { type: 'blocked', reason: 'signed_out' });
+    assert.deepEqual(blocked, { step: 'failure', reason: 'signed_out', canRetry: false, canUpload: false });
+    assert.deepEqual(transitionFace(blocked, { type: 'restart' }), { step: 'priming' });
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import jpeg from 'jpeg-js';
+import { measureFrame, qualityProblems, type Pixels } from '../../../src/face-verify/frame-quality.js';
+import { mjpegFrames } from '../helpers.js';
+
+const FIXTURES = ['obama_1', 'obama_2', 'biden_1', 'biden_2', 'rose_leslie_1', 'rose_leslie_2', 'alex_lacamoire_1', 'alex_lacamoire_2', 'noface_coffee', 'noface_rocket', 'two_faces_obama_biden'];
+
+const frame = (name: string): Pixels => jpeg.decode(mjpegFrames(name)[0]!, { useTArray: true });
+
+/** A box blur of the given radius: what a moving or unfocused camera gives. */
+function blurred({ data, width, height }: Pixels, radius = 4): Pixels {
+  const out = new Uint8ClampedArray(data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < 3; c++) {
+        let sum = 0;
+        let n = 0;
+        for (let dy = -radius; dy <= radius; dy++) {
+          for (let dx = -radius; dx <= radius; dx++) {
+            const xx = Math.min(width - 1, Math.max(0, x + dx));
+            const yy = Math.min(height - 1, Math.max(0, y + dy));
+            sum += data[(yy * width + xx) * 4 + c]!;
+            n++;
+          }
+        }
+        out[(y * width + x) * 4 + c] = sum / n;
+      }
+      out[(y * width + x) * 4 + 3] = 255;
+    }
+  }
+  return { data: out, width, height };
+}
+
+const exposed = ({ data, width, height }: Pixels, gain: number, offset = 0): Pixels => ({
+  width,
+  height,
+  data: Uint8ClampedArray.from(data as ArrayLike<number>, (v, i) => (i % 4 === 3 ? 255 : v * gain + offset)),
+});
+
+const light = (pixels: Pixels) => qualityProblems(measureFrame(pixels), pixels).filter((p) => p !== 'blurry');
+
+describe('frame quality on the fixture frames', () => {
+  for (const name of FIXTURES) {
+    it(`${name}: passes as it is; refused when blurred, dark or washed out`, () => {
+      const original = frame(name);
+      assert.deepEqual(qualityProblems(measureFrame(original), original), []);
+      assert.deepEqual(qualityProblems(measureFrame(blurred(original)), original), ['blurry']);
+      assert.deepEqual(light(exposed(original, 0.25)), ['too-dark']);
+      assert.deepEqual(light(exposed(original, 0.3, 200)), ['too-bright']);
+    });
+  }
+});
+
+describe('face placement', () => {
+  const size = { width: 640, height: 480 };
+  const sharp = { brightness: 120, sharpness: 500 };
+  const box = (cx: number, cy: number, h: number) => ({ x: cx - h * 0.4, y: cy - h / 2, width: h * 0.8, height: h });
+  it('accepts one face, centred, at a good distance', () => {
+    assert.deepEqual(qualityProblems(sharp, size, [box(320, 240, 220)]), []);
+  });
+  it('says what is wrong with the face', () => {
+    assert.deepEqual(qualityProblems(sharp, size, []), ['no-face']);
+    assert.deepEqual(qualityProblems(sharp, size, [box(200, 240, 200), box(440, 240, 200)]), ['several-faces']);
+    assert.deepEqual(qualityProblems(sharp, size, [box(560, 240, 200)]), ['off-centre']);
+    assert.deepEqual(qualityProblems(sharp, size, [box(320, 240, 80)]), ['too-far']);
+    assert.deepEqual(qualityProblems(sharp, size, [box(320, 240, 460)]), ['too-close']);
+  });
+  it('skips the face checks when no detector is available', () => {
+    assert.deepEqual(qualityProblems(sharp, size, undefined), []);
+  });
+});
