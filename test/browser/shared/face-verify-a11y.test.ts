@@ -1,8 +1,7 @@
-import { expect, waitUntil } from '@open-wc/testing';
-import { fakeHost } from '../support/fake-host.js';
+import { waitUntil } from '@open-wc/testing';
 import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
 import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
-import { restoreGetUserMedia } from '../support/media.js';
+import { axeEachStep } from '../support/axe-steps.js';
 
 async function toPreview(element: FaceVerify) {
   faceButton(element, 'submit').click();
@@ -51,26 +50,15 @@ const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
   }],
 ];
 
-for (const lang of ['en', 'ar']) {
-  describe(`<face-verify> accessibility (${lang})`, () => {
-    let host: ReturnType<typeof fakeHost>;
-    restoreGetUserMedia();
-    afterEach(() => host?.stop());
-    for (const [name, drive] of STEPS) {
-      it(`axe finds no violation at ${name}`, async () => {
-        host = fakeHost({
-          'verify-by-face': () =>
-            name === 'uploading'
-              ? { pending: true }
-              : name === 'success'
-                ? { body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }
-                : { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } },
-        });
-        const element = await faceFixture('manual', lang);
-        await drive(element);
-        await expect(element).to.be.accessible();
-        element.remove();
-      });
-    }
-  });
-}
+axeEachStep<FaceVerify>('face-verify', {
+  fixture: (attributes, lang) => faceFixture(`manual ${attributes}`, lang),
+  routes: (step) => ({
+    'verify-by-face': () =>
+      step === 'uploading'
+        ? { pending: true }
+        : step === 'success'
+          ? { body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }
+          : { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } },
+  }),
+  steps: STEPS.map(([name, drive]) => ({ name, drive })),
+});

@@ -1,5 +1,5 @@
-import { expect } from '@open-wc/testing';
-import { fakeHost, failure, sent, verified, type Answer } from '../support/fake-host.js';
+import { failure, sent, verified, type Answer } from '../support/fake-host.js';
+import { axeEachStep } from '../support/axe-steps.js';
 import { $, enterCode, otpFixture, sendTo, submitPhone, untilStep } from '../support/otp.js';
 import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
 
@@ -44,25 +44,14 @@ async function untilErrorShown(element: OtpVerify) {
   for (let i = 0; i < 50 && !element.shadowRoot!.querySelector('.error'); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
-for (const lang of ['en', 'ar']) {
-  describe(`<otp-verify> accessibility (${lang})`, () => {
-    let host: ReturnType<typeof fakeHost>;
-    afterEach(() => host?.stop());
+const hang = (): Answer => ({ pending: true });
 
-    for (const [name, drive] of STEPS) {
-      it(`axe finds no violation at ${name}`, async () => {
-        const held = new Set<string>();
-        const hang = (): Answer => ({ pending: true });
-        host = fakeHost({
-          'send-otp': () => (held.has('send-otp') ? hang() : sent()),
-          'verify-otp': (body) =>
-            held.has('verify-otp') ? hang() : body.otp === '000000' ? failure(422, 'wrong_code', { attemptsLeft: 3 }) : body.otp === '999999' ? failure(422, 'code_expired') : verified(),
-        });
-        const element = await otpFixture(lang);
-        await drive(element, (route) => held.add(route));
-        await element.updateComplete;
-        await expect(element).to.be.accessible();
-      });
-    }
-  });
-}
+axeEachStep<OtpVerify>('otp-verify', {
+  fixture: (attributes, lang) => otpFixture(lang, attributes),
+  routes: (_, held) => ({
+    'send-otp': () => (held.has('send-otp') ? hang() : sent()),
+    'verify-otp': (body) =>
+      held.has('verify-otp') ? hang() : body.otp === '000000' ? failure(422, 'wrong_code', { attemptsLeft: 3 }) : body.otp === '999999' ? failure(422, 'code_expired') : verified(),
+  }),
+  steps: STEPS.map(([name, drive]) => ({ name, drive })),
+});

@@ -1,8 +1,6 @@
-import { expect } from '@open-wc/testing';
-import { fakeHost } from '../support/fake-host.js';
 import { untilVoiceStep, voiceButton, voiceFixture } from '../support/voice.js';
 import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
-import { restoreGetUserMedia } from '../support/media.js';
+import { axeEachStep } from '../support/axe-steps.js';
 
 const toReady = async (element: VoiceVerify) => {
   voiceButton(element, 'submit').click();
@@ -47,27 +45,16 @@ const STEPS: [string, string, (element: VoiceVerify) => Promise<void>][] = [
   }],
 ];
 
-for (const lang of ['en', 'ar']) {
-  describe(`<voice-verify> accessibility (${lang})`, function () {
-    this.timeout(30_000);
-    let host: ReturnType<typeof fakeHost>;
-    restoreGetUserMedia();
-    afterEach(() => host?.stop());
-    for (const [name, attributes, drive] of STEPS) {
-      it(`axe finds no violation at ${name}`, async () => {
-        host = fakeHost({
-          'verify-by-voice': () =>
-            name === 'success'
-              ? { body: { verified: true, method: 'voice', receipt: 'r', expiresAt: null } }
-              : name.startsWith('failure')
-                ? { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } }
-                : { pending: true },
-        });
-        const element = await voiceFixture(`max-duration="1.5" ${attributes}`, lang);
-        await drive(element);
-        await expect(element).to.be.accessible();
-        element.remove();
-      });
-    }
-  });
-}
+axeEachStep<VoiceVerify>('voice-verify', {
+  fixture: (attributes, lang) => voiceFixture(`max-duration="1.5" ${attributes}`, lang),
+  routes: (step) => ({
+    'verify-by-voice': () =>
+      step === 'success'
+        ? { body: { verified: true, method: 'voice', receipt: 'r', expiresAt: null } }
+        : step.startsWith('failure')
+          ? { status: 422, body: { error: { code: 'no_match', message: 'no', attemptsLeft: 2 } } }
+          : { pending: true },
+  }),
+  steps: STEPS.map(([name, attributes, drive]) => ({ name, attributes, drive })),
+  timeout: 30_000,
+});
