@@ -1,17 +1,17 @@
 import type { PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { property } from 'lit/decorators.js';
 import { CameraController } from './camera-controller.js';
 import { DeviceError } from '../internal/device-controller.js';
 import type { CameraFailure } from '../core/protocol.js';
 import { BiometricElement } from '../internal/biometric-element.js';
+import { FlowController } from '../internal/flow-controller.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
 import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState, type FaceStep } from './face-verify.flow.js';
 import { styles } from './face-verify.styles.js';
 import { renderFaceStep, type FaceView } from './face-verify.templates.js';
-import { lumaGridSize, measureFrame, qualityProblems } from './frame-quality.js';
+import { FrameSampler } from './frame-sampler.js';
+import type { QualityProblem } from './frame-quality.js';
 import { snapshot } from './snapshot.js';
-
-const QUALITY_INTERVAL_MS = 250;
 
 /**
  * Verifies a person by a selfie, or registers their face (mode="enroll"), through the host handler.
@@ -73,20 +73,39 @@ export class FaceVerify extends BiometricElement<FaceStep> {
   /** A face detector for the quality gate; the browser's FaceDetector by default, where there is one. */
   @property({ attribute: false }) detector: FaceDetectorLike | null = browserFaceDetector();
 
-  @state() protected state: FaceState = initialFaceState;
   protected readonly camera = new CameraController(this);
+  protected readonly sampler = new FrameSampler(this, {
+    video: () => this.renderRoot.querySelector('video'),
+    detector: () => this.detector,
+    active: () => this.step === 'preview',
+    measured: (problems) => this.#measured(problems),
+  });
+  protected readonly flow = new FlowController<FaceState, FaceEvent>(this, transitionFace, initialFaceState, {
+    enter: {
+      permission: () => void this.#openCamera(null),
+      preview: () => this.sampler.start(),
+      uploading: (state) => void this.#upload(state.image),
+    },
+    // The camera is only on while the person is framing the photo.
+    change: ({ step }) => {
+      if (step !== 'permission' && step !== 'preview') this.camera.stop();
+    },
+  });
   /** The picture under review, as the shutter drew it. */
   protected photo: HTMLCanvasElement | null = null;
-  #timer?: ReturnType<typeof setTimeout>;
   #spoken = '';
 
   constructor() {
     super();
-    this.camera.onRelease = () => this.apply({ type: 'released' });
+    this.camera.onRelease = () => this.flow.send({ type: 'released' });
   }
 
   get step(): FaceStep {
-    return this.state.step;
+    return this.flow.step;
+  }
+
+  protected get state(): FaceState {
+    return this.flow.state;
   }
 
   protected renderStep() {
@@ -104,13 +123,13 @@ export class FaceVerify extends BiometricElement<FaceStep> {
       canSwitch: this.camera.nextCamera !== null,
       photo: this.photo,
       on: {
-        start: () => this.apply({ type: 'start' }),
+        start: () => this.flow.send({ type: 'start' }),
         shutter: () => void this.#capture(),
         switchCamera: () => void this.#openCamera(this.camera.nextCamera),
         file: (file) => void this.#useFile(file),
-        retake: () => this.apply({ type: 'retake' }),
-        confirm: () => this.apply({ type: 'confirm' }),
-        retry: () => this.apply({ type: 'retry' }),
+        retake: () => this.flow.send({ type: 'retake' }),
+        confirm: () => this.flow.send({ type: 'confirm' }),
+        retry: () => this.flow.send({ type: 'retry' }),
       },
     };
   }
@@ -124,59 +143,25 @@ export class FaceVerify extends BiometricElement<FaceStep> {
     }
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    clearTimeout(this.#timer);
-  }
-
-  /** Moves the flow, then does what the new step needs. */
-  protected apply(event: FaceEvent): void {
-    const before = this.state;
-    this.state = transitionFace(before, event);
-    if (this.state === before) return;
-    const step = this.state.step;
-    if (step === 'permission' && before.step !== 'permission') void this.#openCamera(null);
-    if (step === 'preview' && before.step !== 'preview') this.#measureSoon();
-    if (step === 'uploading') void this.#upload(this.state.image);
-    // The camera is only on while the person is framing the photo.
-    if (step !== 'permission' && step !== 'preview') this.camera.stop();
-  }
-
   async #openCamera(deviceId: string | null): Promise<void> {
     try {
       await this.camera.open(deviceId);
-      this.apply({ type: 'granted' });
+      this.flow.send({ type: 'granted' });
     } catch (error) {
       if (!this.isConnected) return;
       const reason = error instanceof DeviceError ? (error.reason as CameraFailure) : 'unsupported';
-      this.apply({ type: 'camera-failed', reason });
+      this.flow.send({ type: 'camera-failed', reason });
       this.reportDeviceFailure(reason);
     }
   }
 
-  /** Measures a small copy of the current frame, off the paint path, about four times a second. */
-  #measureSoon(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#measure(), QUALITY_INTERVAL_MS);
-  }
-
-  async #measure(): Promise<void> {
-    if (this.step !== 'preview') return;
-    const video = this.renderRoot.querySelector('video');
-    if (video && video.videoWidth) {
-      const { width, height } = lumaGridSize(video.videoWidth, video.videoHeight);
-      const canvas = document.createElement('canvas');
-      Object.assign(canvas, { width, height });
-      const context = canvas.getContext('2d', { willReadFrequently: true })!;
-      context.drawImage(video, 0, 0, width, height);
-      const measures = measureFrame(context.getImageData(0, 0, width, height));
-      const faces = this.detector ? await this.detector.detect(canvas).catch(() => undefined) : undefined;
-      const problems = qualityProblems(measures, { width, height }, faces);
-      this.apply({ type: 'quality', problems, now: performance.now() });
-      this.#speak(problems[0] ? this.t[`quality_${problems[0]}`] : this.t.qualityGood);
-      if (!this.manual && readyToCapture(this.state, performance.now())) return void this.#capture();
-    }
-    this.#measureSoon();
+  /** The gate's verdict on a frame; a photo is taken by itself once it has held (unless `manual`). */
+  #measured(problems: QualityProblem[]): boolean {
+    this.flow.send({ type: 'quality', problems, now: performance.now() });
+    this.#speak(problems[0] ? this.t[`quality_${problems[0]}`] : this.t.qualityGood);
+    if (this.manual || !readyToCapture(this.state, performance.now())) return true;
+    void this.#capture();
+    return false;
   }
 
   /** Says what the gate asks, when it changes, in the live region as well as on screen. */
@@ -197,24 +182,24 @@ export class FaceVerify extends BiometricElement<FaceStep> {
     if (this.step !== 'preview' || !video?.videoWidth) return;
     const shot = await snapshot(video, { maxSide: this.maxSide });
     this.#showForReview(shot.canvas);
-    this.apply({ type: 'capture', image: shot.base64, source: 'camera' });
+    this.flow.send({ type: 'capture', image: shot.base64, source: 'camera' });
   }
 
   async #useFile(file: File): Promise<void> {
     const bitmap = await createImageBitmap(file).catch(() => null);
     if (!bitmap) {
-      this.apply({ type: 'file-refused' });
+      this.flow.send({ type: 'file-refused' });
       return this.announce(this.t.error_bad_file);
     }
     const shot = await snapshot(bitmap, { maxSide: this.maxSide });
     this.#showForReview(shot.canvas);
-    this.apply({ type: 'capture', image: shot.base64, source: 'file' });
+    this.flow.send({ type: 'capture', image: shot.base64, source: 'file' });
   }
 
   #upload(image: string): Promise<void> {
     return this.uploadSample(image, {
-      done: () => this.apply({ type: 'done' }),
-      failed: (host) => this.apply({ type: 'failed', code: host.code, ...host.extra }),
+      done: () => this.flow.send({ type: 'done' }),
+      failed: (host) => this.flow.send({ type: 'failed', code: host.code, ...host.extra }),
     });
   }
 }

@@ -24,8 +24,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */
   #blocked = false;
 
-  /** The flow's own moves for an account problem and for starting over. */
-  protected abstract apply(event: { type: 'blocked'; reason: AccountProblem } | { type: 'restart' }): void;
+  /** The widget's flow, which takes an account problem and a start over as events of its own. */
+  protected abstract readonly flow: { send(event: { type: 'blocked'; reason: AccountProblem } | { type: 'restart' }): void };
 
   /**
    * Stops before the camera or microphone when nobody is signed in, nothing is registered, or (to
@@ -54,12 +54,12 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
 
   #block(reason: AccountProblem): void {
     this.#blocked = true;
-    this.apply({ type: 'blocked', reason });
+    this.flow.send({ type: 'blocked', reason });
   }
 
   #restart(): void {
     this.#blocked = false;
-    this.apply({ type: 'restart' });
+    this.flow.send({ type: 'restart' });
   }
 
   /** The buttons of an account failure. */

@@ -29,6 +29,8 @@ export interface CodeFieldEvents {
   complete(code: string): void;
   /** Enter was pressed in the field. */
   enter(): void;
+  /** Whether the code step is showing, where the field belongs in the light DOM. */
+  shown(): boolean;
 }
 
 export class CodeFieldController implements ReactiveController {
@@ -114,6 +116,11 @@ export class CodeFieldController implements ReactiveController {
   attach(): void {
     if (this.input.parentNode !== this.host) this.host.append(this.input);
     if (this.message.parentNode !== this.host) this.host.append(this.message);
+  }
+
+  /** Before each update: the field is in place while its step shows, even if the page moved it. */
+  hostUpdate(): void {
+    if (this.on.shown()) this.attach();
   }
 
   hostDisconnected(): void {

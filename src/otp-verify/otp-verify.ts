@@ -10,6 +10,7 @@ import { format, formatSeconds } from '../internal/localize.js';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../core/protocol.js';
 import { RequestController, StaleAnswer } from '../internal/request-controller.js';
 import { VerifyElement } from '../internal/verify-element.js';
+import { FlowController } from '../internal/flow-controller.js';
 import { failureText } from '../internal/failure-text.js';
 import { receiveSmsCode } from './webotp.js';
 import { CodeFieldController } from './code-field-controller.js';
@@ -84,22 +85,35 @@ export class OtpVerify extends VerifyElement<OtpStep> {
   /** Countries offered, space-separated; narrowed further by the host handler's config. */
   @property() countries = '';
 
-  @state() protected state: OtpState = initialState;
   @state() protected draft: OtpView['draft'] = { phone: '', email: '' };
   @state() protected fieldError?: { field: 'phone' | 'email'; message: string };
   @state() protected suggestion?: string;
 
   protected readonly requests = new RequestController(this);
-  protected readonly codeField = new CodeFieldController(this, { complete: (code) => this.submitCode(code), enter: () => this.submitCode() });
+  protected readonly codeField = new CodeFieldController(this, { complete: (code) => this.submitCode(code), enter: () => this.submitCode(), shown: () => this.step === 'code' });
   protected readonly cooldown = new CountdownController(this, () => this.announce(this.t.resendReady));
   protected readonly wait = new CountdownController(this);
   #webotp?: AbortController;
+  protected readonly flow = new FlowController<OtpState, OtpEvent>(this, transition, initialState, {
+    enter: {
+      sending: (state) => void this.send(state.contact),
+      verifying: (state) => void this.verify(state.contact, state.code),
+    },
+    // Back at the form (change, fallback): show the channel the flow chose, keep what was typed.
+    change: (state) => {
+      if (state.step === 'contact' && state.contact) this.draft = { ...this.draft, method: state.contact.method };
+    },
+  });
   /** The field's value when the person asked to verify an incomplete code; the error shows until it changes. */
   @state() protected incompleteCode: string | null = null;
 
   /** The current step: contact, sending, code, verifying, success or failure. */
   get step(): OtpStep {
-    return this.state.step;
+    return this.flow.step;
+  }
+
+  protected get state(): OtpState {
+    return this.flow.state;
   }
 
   /** Channels offered now: the attribute's, within the handler's. */
@@ -138,7 +152,6 @@ export class OtpVerify extends VerifyElement<OtpStep> {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (this.step === 'code') this.codeField.attach();
     const t = this.t;
     const length = this.codeField.length;
     const hint = length ? format(t.codeHint, { length: this.number(length) }) : t.codeHintAny;
@@ -196,24 +209,13 @@ export class OtpVerify extends VerifyElement<OtpStep> {
           this.updateDraft({ email: this.suggestion ?? this.draft.email });
           this.suggestion = undefined;
         },
-        resend: () => this.apply({ type: 'resend', now: Date.now() }),
-        retry: () => this.apply({ type: 'retry' }),
-        change: () => this.apply({ type: 'change' }),
-        fallback: () => this.apply({ type: 'fallback', method: this.config?.fallbackChannel ?? 'email' }),
+        resend: () => this.flow.send({ type: 'resend', now: Date.now() }),
+        retry: () => this.flow.send({ type: 'retry' }),
+        change: () => this.flow.send({ type: 'change' }),
+        fallback: () => this.flow.send({ type: 'fallback', method: this.config?.fallbackChannel ?? 'email' }),
         focusCode: () => this.codeField.focus(),
       },
     };
-  }
-
-  /** Moves the flow, then starts what the new step needs. */
-  protected apply(event: OtpEvent): void {
-    const before = this.state;
-    this.state = transition(before, event);
-    if (this.state === before) return;
-    // Back at the form (change, fallback): show the channel the flow chose, keep what was typed.
-    if (this.state.step === 'contact' && this.state.contact) this.draft = { ...this.draft, method: this.state.contact.method };
-    if (this.state.step === 'sending') void this.send(this.state.contact);
-    if (this.state.step === 'verifying') void this.verify(this.state.contact, this.state.code);
   }
 
   /** The contact form was submitted: check it here first, so a mistake costs no request. */
@@ -230,7 +232,7 @@ export class OtpVerify extends VerifyElement<OtpStep> {
       if (!phone) return this.#fieldProblem('phone', this.t.phoneInvalid);
       contact = { method, phone };
     }
-    this.apply({ type: 'send', contact });
+    this.flow.send({ type: 'send', contact });
   }
 
   #fieldProblem(field: 'phone' | 'email', message: string): void {
@@ -259,7 +261,7 @@ export class OtpVerify extends VerifyElement<OtpStep> {
     }
     this.incompleteCode = null;
     this.#webotp?.abort();
-    this.apply({ type: 'submit', code });
+    this.flow.send({ type: 'submit', code });
   }
 
   protected get resendSeconds(): number {
@@ -279,7 +281,7 @@ export class OtpVerify extends VerifyElement<OtpStep> {
   /** Back to the code this session is waiting for, unless the person has started on another. */
   #resume(pending: ConfigResponse['pending'] | undefined): void {
     if (!pending || this.step !== 'contact' || this.draft.phone || this.draft.email) return;
-    this.apply({ type: 'resume', method: pending.method, to: pending.to, resendAfter: pending.resendAfter, now: Date.now() });
+    this.flow.send({ type: 'resume', method: pending.method, to: pending.to, resendAfter: pending.resendAfter, now: Date.now() });
     this.#awaitCode(pending.resendAfter);
   }
 
@@ -298,7 +300,7 @@ export class OtpVerify extends VerifyElement<OtpStep> {
       const resendAfter = Number(answer.resendAfter ?? this.config?.resendCooldown ?? 30);
       if (typeof answer.codeLength === 'number') this.codeField.length = answer.codeLength;
       this.codeField.value = '';
-      this.apply({ type: 'sent', to, resendAfter, now: Date.now() });
+      this.flow.send({ type: 'sent', to, resendAfter, now: Date.now() });
       this.#awaitCode(resendAfter);
       this.announce(`${format(this.t.codeSentAnnouncement, { to: leftToRight(to) })} ${format(this.t.resendIn, { time: formatSeconds(resendAfter, this.language) })}`);
       this.dispatchEvent(new VerifyCodeSentEvent({ method: contact.method, to, resendAfter }));
@@ -312,7 +314,7 @@ export class OtpVerify extends VerifyElement<OtpStep> {
       const answer = await this.requests.call('verify-otp', { ...contactFields(contact), otp: code });
       const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
       const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
-      this.apply({ type: 'verified', receipt, expiresAt });
+      this.flow.send({ type: 'verified', receipt, expiresAt });
       this.setReceipt(receipt);
       this.announce(this.t.successText);
       this.dispatchEvent(new VerifySuccessEvent({ method: 'otp', receipt, expiresAt }));
@@ -328,7 +330,7 @@ export class OtpVerify extends VerifyElement<OtpStep> {
     // No answer to a send (the network, the deadline): the handler may have sent the code.
     if (this.state.step === 'sending' && host.status === 0) problem.maybeSent = true;
     const tried = this.state.step === 'verifying' ? this.state.code : null;
-    this.apply({ type: 'failed', problem, now: Date.now() });
+    this.flow.send({ type: 'failed', problem, now: Date.now() });
     let message = this.problemText(problem);
     if (this.state.step === 'code' && problem.maybeSent) {
       // As after a send: an empty field, the wait before another, and the SMS listened for.

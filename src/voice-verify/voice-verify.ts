@@ -1,10 +1,11 @@
-import type { PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { bytesToBase64 } from '../core/base64.js';
 import { DeviceError } from '../internal/device-controller.js';
 import type { MicrophoneFailure } from '../core/protocol.js';
 import { MicrophoneController } from './microphone-controller.js';
 import { BiometricElement } from '../internal/biometric-element.js';
+import { FlowController } from '../internal/flow-controller.js';
+import { PlaybackController } from './playback-controller.js';
 import { encodeWav } from '../core/wav.js';
 import { OUTPUT_RATE, type VoiceFrame } from './voice-frames.js';
 import { analyseVoice, dbfs, liveWarning, type FrameStats } from './voice-quality.js';
@@ -85,25 +86,43 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
   /** Where the recorder worklet is served, for bundlers that move it; beside this module by default. */
   @property({ attribute: 'worklet-url' }) workletUrl = new URL('./recorder.worklet.js', import.meta.url).href;
 
-  @state() protected state: VoiceState = initialVoiceState;
   @state() protected levels: number[] = [];
   @state() protected elapsed = 0;
-  @state() protected playing = false;
   protected readonly microphone = new MicrophoneController(this);
+  protected readonly playback = new PlaybackController(this);
   protected currentDigits = '';
+  protected readonly flow = new FlowController<VoiceState, VoiceEvent>(this, transitionVoice, initialVoiceState, {
+    enter: {
+      permission: () => void this.#openMicrophone(),
+      // A fresh prompt for each recording, so that a recording of an earlier one does not fit.
+      ready: () => (this.currentDigits = randomDigits(this.digits)),
+      uploading: (state) => void this.#upload(state.audio),
+    },
+    change: (state, before) => {
+      if (state.step === 'recording' && state.warning && before.step === 'recording' && before.warning !== state.warning) {
+        this.announce(this.t[`voice_${state.warning}`]);
+      }
+      // The microphone is only on from the prompt to the end of the recording.
+      if (state.step !== 'permission' && state.step !== 'ready' && state.step !== 'recording') this.microphone.stop();
+      if (state.step !== 'review') this.playback.stop();
+    },
+  });
   #frames: VoiceFrame[] = [];
   #inputRate = 0;
   #recorded: Float32Array<ArrayBuffer> | null = null;
-  #player: AudioContext | null = null;
   #stopping = false;
 
   constructor() {
     super();
-    this.microphone.onRelease = () => this.apply({ type: 'released' });
+    this.microphone.onRelease = () => this.flow.send({ type: 'released' });
   }
 
   get step(): VoiceStep {
-    return this.state.step;
+    return this.flow.step;
+  }
+
+  protected get state(): VoiceState {
+    return this.flow.state;
   }
 
   protected renderStep() {
@@ -123,52 +142,23 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
       levels: this.levels,
       remaining: Math.max(0, this.maxDuration - this.elapsed),
       maxDuration: this.maxDuration,
-      playing: this.playing,
+      playing: this.playback.playing,
       on: {
-        start: () => this.apply({ type: 'start' }),
+        start: () => this.flow.send({ type: 'start' }),
         record: () => void this.#record(),
         stop: () => void this.#stop(),
-        play: () => this.#togglePlayback(),
-        rerecord: () => this.apply({ type: 'rerecord' }),
-        confirm: () => this.apply({ type: 'confirm' }),
-        retry: () => this.apply({ type: 'retry' }),
+        play: () => this.playback.toggle(this.#recorded, OUTPUT_RATE),
+        rerecord: () => this.flow.send({ type: 'rerecord' }),
+        confirm: () => this.flow.send({ type: 'confirm' }),
+        retry: () => this.flow.send({ type: 'retry' }),
       },
     };
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#stopPlayback();
-  }
-
-  protected override willUpdate(changed: PropertyValues): void {
-    super.willUpdate(changed);
-    // A fresh prompt for each recording, so that a recording of an earlier one does not fit.
-    if (this.step === 'ready' && changed.has('state') && (changed.get('state') as VoiceState | undefined)?.step !== 'ready') {
-      this.currentDigits = randomDigits(this.digits);
-    }
-  }
-
-  /** Moves the flow, then does what the new step needs. */
-  protected apply(event: VoiceEvent): void {
-    const before = this.state;
-    this.state = transitionVoice(before, event);
-    if (this.state === before) return;
-    const step = this.state.step;
-    if (step === 'permission' && before.step !== 'permission') void this.#openMicrophone();
-    if (step === 'uploading') void this.#upload(this.state.audio);
-    if (step === 'recording' && this.state.warning && before.step === 'recording' && before.warning !== this.state.warning) {
-      this.announce(this.t[`voice_${this.state.warning}`]);
-    }
-    // The microphone is only on from the prompt to the end of the recording.
-    if (step !== 'permission' && step !== 'ready' && step !== 'recording') this.microphone.stop();
-    if (step !== 'review') this.#stopPlayback();
   }
 
   async #openMicrophone(): Promise<void> {
     try {
       await this.microphone.open({ echoCancellation: this.echoCancellation, noiseSuppression: this.noiseSuppression, autoGainControl: this.autoGainControl });
-      this.apply({ type: 'granted' });
+      this.flow.send({ type: 'granted' });
     } catch (error) {
       this.#microphoneFailed(error instanceof DeviceError ? (error.reason as MicrophoneFailure) : 'unsupported');
     }
@@ -176,7 +166,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
 
   #microphoneFailed(reason: MicrophoneFailure): void {
     if (!this.isConnected) return;
-    this.apply({ type: 'microphone-failed', reason });
+    this.flow.send({ type: 'microphone-failed', reason });
     this.reportDeviceFailure(reason);
   }
 
@@ -185,7 +175,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
     this.levels = [];
     this.elapsed = 0;
     this.#stopping = false;
-    this.apply({ type: 'record' });
+    this.flow.send({ type: 'record' });
     try {
       this.#inputRate = await this.microphone.record(this.workletUrl, (frame) => this.#onFrame(frame));
     } catch {
@@ -199,7 +189,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
     if (this.#stopping) return;
     this.elapsed += frame.count / this.#inputRate;
     this.levels = [...this.levels.slice(1 - METER_BARS), dbfs(frame.rms)];
-    this.apply({ type: 'warning', problem: liveWarning(this.#frames as FrameStats[]) });
+    this.flow.send({ type: 'warning', problem: liveWarning(this.#frames as FrameStats[]) });
     if (this.elapsed >= this.maxDuration) void this.#stop();
   }
 
@@ -216,37 +206,15 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
     const analysis = analyseVoice(frames, { minSpeechSeconds: this.minSpeech });
     const audio = analysis.problems.length ? '' : bytesToBase64(encodeWav(samples, OUTPUT_RATE));
     performance.measure('verify-voice-wav', 'verify-voice-stop');
-    this.apply({ type: 'recorded', audio, seconds: samples.length / OUTPUT_RATE, problems: analysis.problems });
+    this.flow.send({ type: 'recorded', audio, seconds: samples.length / OUTPUT_RATE, problems: analysis.problems });
     const problem = analysis.problems[0];
     if (problem) this.announce(this.t[`voice_${problem}`]);
   }
 
-  /** Plays the recording back through Web Audio: no blob: or data: URL for a CSP to allow. */
-  #togglePlayback(): void {
-    if (this.playing) return this.#stopPlayback();
-    const samples = this.#recorded;
-    if (!samples?.length) return;
-    const context = (this.#player = new AudioContext());
-    const buffer = context.createBuffer(1, samples.length, OUTPUT_RATE);
-    buffer.copyToChannel(samples, 0);
-    const source = context.createBufferSource();
-    source.buffer = buffer;
-    source.connect(context.destination);
-    source.onended = () => this.#stopPlayback();
-    source.start();
-    this.playing = true;
-  }
-
-  #stopPlayback(): void {
-    void this.#player?.close().catch(() => {});
-    this.#player = null;
-    this.playing = false;
-  }
-
   #upload(audio: string): Promise<void> {
     return this.uploadSample(audio, {
-      done: () => this.apply({ type: 'done' }),
-      failed: (host) => this.apply({ type: 'failed', code: host.code, ...host.extra }),
+      done: () => this.flow.send({ type: 'done' }),
+      failed: (host) => this.flow.send({ type: 'failed', code: host.code, ...host.extra }),
     });
   }
 }

@@ -108,7 +108,8 @@ for (const width of [232, 320, 390, 640, 1280]) {
         fits(element, width, 'digits');
         voiceButton(element, 'record').click();
         await untilVoiceStep(element, 'recording');
-        await waitUntil(() => element.shadowRoot!.querySelectorAll('[part~="bar"]').length >= 30, 'the meter is full');
+        // 30 bars are 0.6 s of audio; WebKit's audio can take a second to start under a loaded machine.
+        await waitUntil(() => element.shadowRoot!.querySelectorAll('[part~="bar"]').length >= 30, 'the meter is full', { timeout: 5000 });
         fits(element, width, 'recording');
         await untilVoiceStep(element, 'review', 20_000);
         fits(element, width, 'review');

@@ -1,0 +1,46 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { FlowController } from '../../../src/internal/flow-controller.js';
+
+type State = { step: 'idle' } | { step: 'busy'; job: string } | { step: 'done'; job: string };
+type Event = { type: 'start'; job: string } | { type: 'progress' } | { type: 'finish' } | { type: 'ignored' };
+
+function transition(state: State, event: Event): State {
+  if (event.type === 'start' && state.step === 'idle') return { step: 'busy', job: event.job };
+  if (event.type === 'progress' && state.step === 'busy') return { ...state };
+  if (event.type === 'finish' && state.step === 'busy') return { step: 'done', job: state.job };
+  return state;
+}
+
+function flow() {
+  const log: string[] = [];
+  let updates = 0;
+  const host = { addController: () => {}, removeController: () => {}, requestUpdate: () => void updates++, updateComplete: Promise.resolve(true) };
+  const controller = new FlowController<State, Event>(host, transition, { step: 'idle' }, {
+    enter: { busy: (state) => log.push(`enter busy ${state.job}`), done: (state, before) => log.push(`enter done from ${before.step}`) },
+    leave: { busy: (state, before) => log.push(`leave busy ${before.job} for ${state.step}`) },
+    change: (state, before) => log.push(`change ${before.step}>${state.step}`),
+  });
+  return { controller, log, updates: () => updates };
+}
+
+describe('FlowController', () => {
+  it('runs leave, then enter, then change, when the step changes, and asks the host to update', () => {
+    const { controller, log, updates } = flow();
+    controller.send({ type: 'start', job: 'a' });
+    controller.send({ type: 'finish' });
+    assert.deepEqual(log, ['enter busy a', 'change idle>busy', 'leave busy a for done', 'enter done from busy', 'change busy>done']);
+    assert.equal(controller.step, 'done');
+    assert.equal(updates(), 2);
+  });
+
+  it('runs only change on a change within a step, and nothing for an event the step does not take', () => {
+    const { controller, log, updates } = flow();
+    controller.send({ type: 'ignored' });
+    assert.deepEqual([log, updates()], [[], 0]);
+    controller.send({ type: 'start', job: 'b' });
+    log.length = 0;
+    controller.send({ type: 'progress' });
+    assert.deepEqual(log, ['change busy>busy']);
+  });
+});
