@@ -45,6 +45,14 @@ export type StepsOf<Step extends string, State extends { step: Step }> = [Step] 
  */
 export type AccountProblem = 'signed_out' | 'not_enrolled' | 'proof_required';
 
+/** What a face or voice flow takes from the sample's upload and the account, beside its own events. */
+export type SampleEvent =
+  | { type: 'done' }
+  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
+  /** Nobody is signed in, or nothing is registered: the element offers the way on. */
+  | { type: 'blocked'; reason: AccountProblem }
+  | { type: 'restart' };
+
 /** The field a sample travels in from widget to handler, per route: the service's own names for verification. */
 export const SAMPLE_FIELDS = {
   verify: { face: 'query_face_image', voice: 'query_audio' },

@@ -3,7 +3,7 @@
  * of its own, so every path is tested on Node. The element opens the camera, measures frames and
  * uploads as the steps ask.
  */
-import type { AccountProblem, CameraFailure, ErrorCode, FaceStep, StepsOf } from '../core/protocol.js';
+import type { AccountProblem, SampleEvent, CameraFailure, ErrorCode, FaceStep, StepsOf } from '../core/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 
 export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
@@ -42,14 +42,10 @@ export type FaceEvent =
   | { type: 'capture'; image: string; source: ImageSource }
   | { type: 'retake' }
   | { type: 'confirm' }
-  | { type: 'done' }
-  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
   | { type: 'retry' }
   /** The chosen file is not an image the browser can read. */
   | { type: 'file-refused' }
-  /** Nobody is signed in, or nothing is registered: the element offers the way on. */
-  | { type: 'blocked'; reason: AccountProblem }
-  | { type: 'restart' };
+  | SampleEvent;
 
 export const initialFaceState: FaceState = { step: 'priming' };
 

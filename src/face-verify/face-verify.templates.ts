@@ -1,28 +1,19 @@
-/** The markup of each <face-verify> step, from a view the element builds: no state lives here. */
+/** The markup of each <face-verify> step, read from the element through FaceView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Strings } from '../internal/localize.js';
-import type { FaceState } from './face-verify.flow.js';
+import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
-import { accountActions, type AccountWay } from '../internal/account-actions.js';
+import { accountActions } from '../internal/account-actions.js';
+import type { SampleView } from '../internal/biometric-element.js';
 
-export interface FaceView {
-  state: FaceState;
-  t: Strings;
-  language: string;
-  mode: 'verify' | 'enroll';
-  heading(text: string): TemplateResult;
-  canSwitch: boolean;
-  photo: HTMLCanvasElement | null;
-  account: AccountWay;
-  on: {
-    start(): void;
-    shutter(): void;
-    switchCamera(): void;
-    file(file: File): void;
-    retake(): void;
-    confirm(): void;
-    retry(): void;
-  };
+/** What the templates read from <face-verify>, which implements it. */
+export interface FaceView extends SampleView {
+  readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
+  readonly camera: { readonly nextCamera: string | null };
+  /** The picture under review, as the shutter drew it. */
+  readonly photo: HTMLCanvasElement | null;
+  capture(): Promise<void>;
+  openCamera(deviceId: string | null): Promise<void>;
+  useFile(file: File): Promise<void>;
 }
 
 function uploadButton(v: FaceView) {
@@ -32,20 +23,21 @@ function uploadButton(v: FaceView) {
     <input type="file" accept="image/*" capture="user" class="visually-hidden"
       @change=${(e: Event) => {
         const file = (e.target as HTMLInputElement).files?.[0];
-        if (file) v.on.file(file);
+        if (file) void v.useFile(file);
       }} />
   </label>`;
 }
 
 export function renderFaceStep(v: FaceView): TemplateResult {
-  const { t, state } = v;
+  const { t } = v;
+  const { state } = v.flow;
   const title = v.mode === 'enroll' ? t.faceEnrollHeading : t.faceHeading;
   switch (state.step) {
     case 'priming':
       return html`${v.heading(title)}
         <p part="message">${t.facePriming}</p>
         <div class="actions">
-          <button part="button submit" class="primary" type="button" @click=${v.on.start}>${t.startCamera}</button>
+          <button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'start' })}>${t.startCamera}</button>
           ${uploadButton(v)}
         </div>`;
     case 'permission':
@@ -64,16 +56,16 @@ export function renderFaceStep(v: FaceView): TemplateResult {
         </div>
         <p part="feedback" class="feedback ${verdict}">${problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting}</p>
         <div class="actions">
-          <button part="button submit shutter" class="primary" type="button" @click=${v.on.shutter}>${t.takePhoto}</button>
-          ${v.canSwitch ? html`<button part="button switch" class="secondary" type="button" @click=${v.on.switchCamera}>${t.switchCamera}</button>` : nothing}
+          <button part="button submit shutter" class="primary" type="button" @click=${() => void v.capture()}>${t.takePhoto}</button>
+          ${v.camera.nextCamera !== null ? html`<button part="button switch" class="secondary" type="button" @click=${() => void v.openCamera(v.camera.nextCamera)}>${t.switchCamera}</button>` : nothing}
         </div>`;
     }
     case 'review':
       return html`${v.heading(t.reviewHeading)}
         <div part="stage" class="stage">${v.photo}</div>
         <div class="actions">
-          <button part="button submit" class="primary" type="button" @click=${v.on.confirm}>${t.usePhoto}</button>
-          <button part="button" class="secondary" type="button" @click=${v.on.retake}>${t.retake}</button>
+          <button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'confirm' })}>${t.usePhoto}</button>
+          <button part="button" class="secondary" type="button" @click=${() => v.flow.send({ type: 'retake' })}>${t.retake}</button>
         </div>`;
     case 'uploading':
       return html`${v.heading(t.checkingPhoto)}<div part="spinner" class="spinner" aria-hidden="true"></div>`;
@@ -83,10 +75,10 @@ export function renderFaceStep(v: FaceView): TemplateResult {
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry || state.canUpload))}
         <p part="error" class="error">${failureText(t, v.language, 'camera', state)}</p>
         <div class="actions">
-          ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
-          ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${v.on.retake}>${t.retake}</button>` : nothing}
+          ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'retry' })}>${t.tryAgain}</button>` : nothing}
+          ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${() => v.flow.send({ type: 'retake' })}>${t.retake}</button>` : nothing}
           ${state.canUpload ? uploadButton(v) : nothing}
-          ${accountActions(t, state.reason, v.account)}
+          ${accountActions(t, state.reason, v.accountWay)}
         </div>`;
     }
   }

@@ -62,7 +62,7 @@ import { snapshot } from './snapshot.js';
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class FaceVerify extends BiometricElement<FaceStep> {
+export class FaceVerify extends BiometricElement<FaceStep> implements FaceView {
   protected readonly kind = 'face';
   static override styles = styles;
 
@@ -73,26 +73,28 @@ export class FaceVerify extends BiometricElement<FaceStep> {
   /** A face detector for the quality gate; the browser's FaceDetector by default, where there is one. */
   @property({ attribute: false }) detector: FaceDetectorLike | null = browserFaceDetector();
 
-  protected readonly camera = new CameraController(this);
+  /** @internal */
+  readonly camera = new CameraController(this);
   protected readonly sampler = new FrameSampler(this, {
     video: () => this.renderRoot.querySelector('video'),
     detector: () => this.detector,
     active: () => this.step === 'preview',
     measured: (problems) => this.#measured(problems),
   });
-  protected readonly flow = new FlowController<FaceState, FaceEvent>(this, transitionFace, initialFaceState, {
+  /** @internal */
+  readonly flow = new FlowController<FaceState, FaceEvent>(this, transitionFace, initialFaceState, {
     enter: {
-      permission: () => void this.#openCamera(null),
+      permission: () => void this.openCamera(null),
       preview: () => this.sampler.start(),
-      uploading: (state) => void this.#upload(state.image),
+      uploading: (state) => void this.upload(state.image),
     },
     // The camera is only on while the person is framing the photo.
     change: ({ step }) => {
       if (step !== 'permission' && step !== 'preview') this.camera.stop();
     },
   });
-  /** The picture under review, as the shutter drew it. */
-  protected photo: HTMLCanvasElement | null = null;
+  /** @internal */
+  photo: HTMLCanvasElement | null = null;
   #spoken = '';
 
   constructor() {
@@ -100,38 +102,8 @@ export class FaceVerify extends BiometricElement<FaceStep> {
     this.camera.onRelease = () => this.flow.send({ type: 'released' });
   }
 
-  get step(): FaceStep {
-    return this.flow.step;
-  }
-
-  protected get state(): FaceState {
-    return this.flow.state;
-  }
-
   protected renderStep() {
-    return renderFaceStep(this.#view());
-  }
-
-  #view(): FaceView {
-    return {
-      state: this.state,
-      t: this.t,
-      language: this.language,
-      mode: this.mode,
-      heading: (text) => this.heading(text),
-      account: this.accountWay,
-      canSwitch: this.camera.nextCamera !== null,
-      photo: this.photo,
-      on: {
-        start: () => this.flow.send({ type: 'start' }),
-        shutter: () => void this.#capture(),
-        switchCamera: () => void this.#openCamera(this.camera.nextCamera),
-        file: (file) => void this.#useFile(file),
-        retake: () => this.flow.send({ type: 'retake' }),
-        confirm: () => this.flow.send({ type: 'confirm' }),
-        retry: () => this.flow.send({ type: 'retry' }),
-      },
-    };
+    return renderFaceStep(this);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -143,7 +115,8 @@ export class FaceVerify extends BiometricElement<FaceStep> {
     }
   }
 
-  async #openCamera(deviceId: string | null): Promise<void> {
+  /** @internal Opens the camera (the default one, or the one named), or tells why it cannot. */
+  async openCamera(deviceId: string | null): Promise<void> {
     try {
       await this.camera.open(deviceId);
       this.flow.send({ type: 'granted' });
@@ -159,8 +132,8 @@ export class FaceVerify extends BiometricElement<FaceStep> {
   #measured(problems: QualityProblem[]): boolean {
     this.flow.send({ type: 'quality', problems, now: performance.now() });
     this.#speak(problems[0] ? this.t[`quality_${problems[0]}`] : this.t.qualityGood);
-    if (this.manual || !readyToCapture(this.state, performance.now())) return true;
-    void this.#capture();
+    if (this.manual || !readyToCapture(this.flow.state, performance.now())) return true;
+    void this.capture();
     return false;
   }
 
@@ -171,35 +144,31 @@ export class FaceVerify extends BiometricElement<FaceStep> {
     this.announce(text);
   }
 
-  #showForReview(canvas: HTMLCanvasElement): void {
-    canvas.setAttribute('part', 'photo');
-    canvas.setAttribute('aria-hidden', 'true');
-    this.photo = canvas;
-  }
-
-  async #capture(): Promise<void> {
+  /** @internal The shutter: the preview's frame, for review. */
+  async capture(): Promise<void> {
     const video = this.renderRoot.querySelector('video');
     if (this.step !== 'preview' || !video?.videoWidth) return;
     const shot = await snapshot(video, { maxSide: this.maxSide });
-    this.#showForReview(shot.canvas);
+    this.photo = forReview(shot.canvas);
     this.flow.send({ type: 'capture', image: shot.base64, source: 'camera' });
   }
 
-  async #useFile(file: File): Promise<void> {
+  /** @internal A chosen photo instead of the camera's, for review. */
+  async useFile(file: File): Promise<void> {
     const bitmap = await createImageBitmap(file).catch(() => null);
     if (!bitmap) {
       this.flow.send({ type: 'file-refused' });
       return this.announce(this.t.error_bad_file);
     }
     const shot = await snapshot(bitmap, { maxSide: this.maxSide });
-    this.#showForReview(shot.canvas);
+    this.photo = forReview(shot.canvas);
     this.flow.send({ type: 'capture', image: shot.base64, source: 'file' });
   }
+}
 
-  #upload(image: string): Promise<void> {
-    return this.uploadSample(image, {
-      done: () => this.flow.send({ type: 'done' }),
-      failed: (host) => this.flow.send({ type: 'failed', code: host.code, ...host.extra }),
-    });
-  }
+/** The shutter's canvas, shown in the review step as a picture the photo's heading already names. */
+function forReview(canvas: HTMLCanvasElement): HTMLCanvasElement {
+  canvas.setAttribute('part', 'photo');
+  canvas.setAttribute('aria-hidden', 'true');
+  return canvas;
 }

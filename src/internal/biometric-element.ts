@@ -7,16 +7,20 @@ import { property } from 'lit/decorators.js';
 import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
-import { VerifySuccessEvent } from '../events/success.js';
 import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
-import type { HostError } from './host-api.js';
-import { type AccountProblem, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
+import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
 import { RequestController, StaleAnswer } from './request-controller.js';
-import { VerifyElement } from './verify-element.js';
+import { proofIn, VerifyElement, type StepView } from './verify-element.js';
 
 
-export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceStep | VoiceStep> extends VerifyElement<Step> {
+/** What the face and voice templates read beside the steps' common view. */
+export interface SampleView extends StepView {
+  readonly mode: 'verify' | 'enroll';
+  readonly accountWay: AccountWay;
+}
+
+export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceStep | VoiceStep> extends VerifyElement<Step> implements SampleView {
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   protected readonly requests = new RequestController(this);
@@ -24,8 +28,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */
   #blocked = false;
 
-  /** The widget's flow, which takes an account problem and a start over as events of its own. */
-  protected abstract readonly flow: { send(event: { type: 'blocked'; reason: AccountProblem } | { type: 'restart' }): void };
+  /** @internal The widget's flow, which takes the sample's outcome, an account problem and a start over as events of its own. */
+  abstract override readonly flow: { readonly step: Step; send(event: SampleEvent): void };
 
   /**
    * Stops before the camera or microphone when nobody is signed in, nothing is registered, or (to
@@ -62,8 +66,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
     this.flow.send({ type: 'restart' });
   }
 
-  /** The buttons of an account failure. */
-  protected get accountWay(): AccountWay {
+  /** @internal The buttons of an account failure. */
+  get accountWay(): AccountWay {
     return {
       canEnroll: this.config?.canEnroll ?? false,
       enroll: () => {
@@ -74,11 +78,6 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
       },
       recheck: () => void this.loadConfig(),
     };
-  }
-
-  /** Waiting on the browser's permission prompt, or on the host with the sample. */
-  protected get busy(): boolean {
-    return this.step === 'uploading' || this.step === 'permission';
   }
 
   protected get device(): 'camera' | 'microphone' {
@@ -92,14 +91,15 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
     this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
   }
 
-  protected async uploadSample(sample: string, moves: { done(): void; failed(error: HostError): void }): Promise<void> {
+  /** Sends the sample (on entering `uploading`) and moves the flow by the answer. */
+  protected async upload(sample: string): Promise<void> {
     const { kind } = this;
     const enrolling = this.mode === 'enroll';
     try {
       // Each route and its field spelt out, so that every call is checked against the protocol's table.
       if (enrolling) {
         await (kind === 'face' ? this.requests.call('enroll-face', { face_image: sample }) : this.requests.call('enroll-voice', { audio: sample }));
-        moves.done();
+        this.flow.send({ type: 'done' });
         this.announce(this.t[`${kind}Enrolled`]);
         this.dispatchEvent(new VerifyEnrolledEvent({ kind }));
         return;
@@ -107,12 +107,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
       const answer = await (kind === 'face'
         ? this.requests.call('verify-by-face', { query_face_image: sample })
         : this.requests.call('verify-by-voice', { query_audio: sample }));
-      moves.done();
-      const receipt = typeof answer.receipt === 'string' ? answer.receipt : '';
-      const expiresAt = typeof answer.expiresAt === 'string' ? answer.expiresAt : null;
-      this.setReceipt(receipt);
-      this.announce(this.t[`${kind}Verified`]);
-      this.dispatchEvent(new VerifySuccessEvent({ method: kind, receipt, expiresAt }));
+      this.flow.send({ type: 'done' });
+      this.succeeded(kind, proofIn(answer), this.t[`${kind}Verified`]);
     } catch (error) {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);
@@ -120,7 +116,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
       const signedOut = host.code === 'unauthorized' && this.config?.enrolled === null;
       const account = signedOut ? 'signed_out' : host.code === 'proof_required' ? 'proof_required' : null;
       if (account) this.#block(account);
-      else moves.failed(host);
+      else this.flow.send({ type: 'failed', code: host.code, ...host.extra });
       const message = failureText(this.t, this.language, this.device, { reason: account ?? host.code, ...host.extra });
       this.announce(message);
       this.reportProblem(host, message);

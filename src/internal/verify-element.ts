@@ -9,12 +9,32 @@ import { property, state } from 'lit/decorators.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
+import { VerifySuccessEvent, type VerifySuccessDetail } from '../events/success.js';
 import { HostError } from './host-api.js';
 import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
 import { directionOf, languageOf, stringsFor, type Strings } from './localize.js';
 
-export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extends LitElement {
+export interface Proof {
+  receipt: string;
+  expiresAt: string | null;
+}
+
+/** The receipt in a verify answer, whatever a host sent. */
+export function proofIn(answer: { receipt?: unknown; expiresAt?: unknown }): Proof {
+  return { receipt: typeof answer.receipt === 'string' ? answer.receipt : '', expiresAt: typeof answer.expiresAt === 'string' ? answer.expiresAt : null };
+}
+
+/** What every widget's templates read from it. */
+export interface StepView {
+  readonly t: Strings;
+  readonly language: string;
+  heading(text: string): TemplateResult;
+}
+
+const BUSY_STEPS: readonly VerifyStep[] = ['sending', 'verifying', 'permission', 'uploading'];
+
+export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extends LitElement implements StepView {
   static formAssociated = true;
 
   /** Base URL of the host handler. */
@@ -34,15 +54,20 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
 
   @state() protected announcement = '';
-  /** What the host handler says (GET config); undefined until it answers, or when it cannot. */
-  @state() protected config?: ConfigResponse;
+  /** @internal What the host handler says (GET config); undefined until it answers, or when it cannot. */
+  @state() config?: ConfigResponse;
   protected readonly configRequest = new RequestController(this);
   protected readonly internals = this.attachInternals();
   #receipt = '';
   #renderedStep: Step | null = null;
 
+  /** @internal The widget's flow: its step and the events that move it. */
+  abstract readonly flow: { readonly step: Step };
+
   /** The current step; also the custom state `:state(<step>)` and the `verify-step-change` event. */
-  abstract get step(): Step;
+  get step(): Step {
+    return this.flow.step;
+  }
 
   /** The receipt once verified, else ''. It is the form value. */
   get value(): string {
@@ -54,11 +79,13 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
     return this.internals.form;
   }
 
-  protected get language(): string {
+  /** @internal The language the widget speaks: its own or nearest `lang`, else the page's. */
+  get language(): string {
     return languageOf(this);
   }
 
-  protected get t(): Strings {
+  /** @internal The strings in that language, with this instance's overrides. */
+  get t(): Strings {
     return stringsFor(this.language, this.strings);
   }
 
@@ -86,12 +113,23 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
     );
   }
 
-  protected setReceipt(receipt: string): void {
+  /**
+   * The host said yes (the flow has moved on): the receipt becomes the form value, the person hears
+   * it, and the page gets `verify-success`, whose receipt its server checks.
+   */
+  protected succeeded(method: VerifySuccessDetail['method'], { receipt, expiresAt }: Proof, text: string): void {
+    this.#setReceipt(receipt);
+    this.announce(text);
+    this.dispatchEvent(new VerifySuccessEvent({ method, receipt, expiresAt }));
+  }
+
+  #setReceipt(receipt: string): void {
     this.#receipt = receipt;
     this.#updateValidity();
   }
 
-  protected heading(text: string) {
+  /** @internal A step's heading, at the element's level; focus goes to it when the step appears. */
+  heading(text: string): TemplateResult {
     return html`<div part="heading" class="heading" role="heading" aria-level=${this.headingLevel} tabindex="-1">${text}</div>`;
   }
 
@@ -151,7 +189,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
   }
 
   formResetCallback(): void {
-    this.setReceipt('');
+    this.#setReceipt('');
   }
 
   #updateValidity(): void {
@@ -165,11 +203,10 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
 
   /** The current step's markup; the element wraps it in the base part, with the live region. */
   protected abstract renderStep(): TemplateResult;
-  /** Whether the widget is waiting on the browser or the host (aria-busy). */
-  protected abstract get busy(): boolean;
-
   protected override render() {
-    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${this.busy}>${this.liveRegion()} ${this.renderStep()}</div>`;
+    // aria-busy while the widget waits on the browser (a permission prompt) or on the host.
+    const busy = BUSY_STEPS.includes(this.step);
+    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${busy}>${this.liveRegion()} ${this.renderStep()}</div>`;
   }
 
   protected get direction(): 'ltr' | 'rtl' {

@@ -13,11 +13,13 @@
  * - once the host refused a code, whatever the person enters next starts a new code;
  * - more digits than a code has are refused, as maxlength would (maxlength itself would cut a
  *   pasted "123-456" to "123-45" before the dash is dropped);
- * - Enter asks the element to submit (the input's own form is the page's, not the widget's).
+ * - Enter submits to the element (the input's own form is the page's, not the widget's).
  * It tells the element when a new complete code arrives, never the refused one again.
  *
+ * It marks a code the person asked to verify before it was complete, until it changes.
+ *
  * Does not own: the boxes drawn over it (the element renders them from `value` and `selection`),
- * submitting, the WebOTP request, the wording of errors.
+ * the request, the WebOTP request, the wording of errors.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { digitsOf, findCode, MAX_CODE_LENGTH } from './find-code.js';
@@ -25,12 +27,14 @@ import { digitsOf, findCode, MAX_CODE_LENGTH } from './find-code.js';
 let instances = 0;
 
 export interface CodeFieldEvents {
-  /** A new complete code arrived without the person asking to submit it. */
-  complete(code: string): void;
-  /** Enter was pressed in the field. */
-  enter(): void;
+  /** A complete code to verify: asked for (Enter, the button), or a new one arrived whole. */
+  submit(code: string): void;
+  /** The person asked to verify a code that is not complete yet. */
+  incomplete(): void;
   /** Whether the code step is showing, where the field belongs in the light DOM. */
   shown(): boolean;
+  /** The field's accessible name, the words for an incomplete code, and the host's problem with it, in the widget's language. */
+  words(): { label: string; incomplete: string; problem: string | null };
 }
 
 export class CodeFieldController implements ReactiveController {
@@ -42,6 +46,9 @@ export class CodeFieldController implements ReactiveController {
   #accepted = '';
   /** The code the host refused; entering anything starts a new code, and it is never sent again unasked. */
   #refused: string | null = null;
+  /** The value when the person asked to verify it incomplete; the error shows until it changes. */
+  #incomplete: string | null = null;
+  #error: string | null = null;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement,
@@ -118,9 +125,30 @@ export class CodeFieldController implements ReactiveController {
     if (this.message.parentNode !== this.host) this.host.append(this.message);
   }
 
-  /** Before each update: the field is in place while its step shows, even if the page moved it. */
+  /** Before each update: the field is in place while its step shows (even if the page moved it), and says what is wrong. */
   hostUpdate(): void {
-    if (this.on.shown()) this.attach();
+    if (!this.on.shown()) return;
+    this.attach();
+    const words = this.on.words();
+    this.#error = this.#incomplete !== null && this.#incomplete === this.value ? words.incomplete : words.problem;
+    this.#describe(words.label, this.#error);
+  }
+
+  /** What is wrong with the code in the field, shown under it and read as its description. */
+  get error(): string | null {
+    return this.#error;
+  }
+
+  /** The person asked to verify: a complete code goes on; an incomplete one is marked until it changes. */
+  submit(): void {
+    if (!this.complete) {
+      this.#incomplete = this.value;
+      this.focus();
+      this.host.requestUpdate();
+      return this.on.incomplete();
+    }
+    this.#incomplete = null;
+    this.on.submit(this.value);
   }
 
   hostDisconnected(): void {
@@ -142,7 +170,7 @@ export class CodeFieldController implements ReactiveController {
    * Its accessible name, state and description. A <label> in the shadow root cannot name a
    * light-DOM input, so the name travels as aria-label, in the page's language.
    */
-  describe(label: string, error: string | null): void {
+  #describe(label: string, error: string | null): void {
     const { input, message } = this;
     input.setAttribute('aria-label', label);
     input.setAttribute('aria-invalid', String(error !== null));
@@ -199,7 +227,7 @@ export class CodeFieldController implements ReactiveController {
   #onKeydown = (event: KeyboardEvent) => {
     if (event.key !== 'Enter' || event.isComposing) return;
     event.preventDefault();
-    this.on.enter();
+    this.submit();
   };
 
   #accept(value: string, caret: number, maySubmit: boolean): void {
@@ -211,7 +239,7 @@ export class CodeFieldController implements ReactiveController {
     const changed = value !== this.#accepted;
     this.#accepted = value;
     this.host.requestUpdate();
-    if (maySubmit && changed && this.#length !== null && value.length === this.#length && value !== this.#refused) this.on.complete(value);
+    if (maySubmit && changed && this.#length !== null && value.length === this.#length && value !== this.#refused) this.on.submit(value);
   }
 
   #redraw = () => this.host.requestUpdate();

@@ -1,8 +1,9 @@
 /**
  * WebOTP: where the browser has it (Chrome on Android), asks it for the code of an incoming SMS
- * whose last line is "@host #code". Resolves undefined when unsupported, refused or aborted; the
- * caller aborts it on submit and on disconnect.
+ * whose last line is "@host #code". Resolves undefined when unsupported, refused or aborted.
  */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
 export async function receiveSmsCode(signal: AbortSignal): Promise<string | undefined> {
   if (!('OTPCredential' in window) || !navigator.credentials) return undefined;
   try {
@@ -12,5 +13,36 @@ export async function receiveSmsCode(signal: AbortSignal): Promise<string | unde
     return credential?.code;
   } catch {
     return undefined;
+  }
+}
+
+/** Listens for an incoming SMS's code while the code step waits for one, and submits it; stops on leaving the page. */
+export class SmsCodeController implements ReactiveController {
+  #request?: AbortController;
+
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly field: { value: string; submit(): void },
+  ) {
+    host.addController(this);
+  }
+
+  /** Listens anew (a new code is on its way); the earlier request is dropped. */
+  listen(): void {
+    this.stop();
+    const request = (this.#request = new AbortController());
+    void receiveSmsCode(request.signal).then((code) => {
+      if (!code || request.signal.aborted) return;
+      this.field.value = code;
+      this.field.submit();
+    });
+  }
+
+  stop(): void {
+    this.#request?.abort();
+  }
+
+  hostDisconnected(): void {
+    this.stop();
   }
 }

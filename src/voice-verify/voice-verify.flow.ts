@@ -2,7 +2,7 @@
  * The steps of <voice-verify> and how events move between them. Pure: no DOM, no microphone, no
  * clock — the element feeds it what happened and records, plays and uploads as the steps ask.
  */
-import type { AccountProblem, ErrorCode, MicrophoneFailure, StepsOf, VoiceStep } from '../core/protocol.js';
+import type { AccountProblem, SampleEvent, ErrorCode, MicrophoneFailure, StepsOf, VoiceStep } from '../core/protocol.js';
 import type { VoiceProblem } from './voice-quality.js';
 
 export type VoiceFailure = MicrophoneFailure | ErrorCode | AccountProblem;
@@ -40,12 +40,8 @@ export type VoiceEvent =
   | { type: 'recorded'; audio: string; seconds: number; problems: VoiceProblem[] }
   | { type: 'rerecord' }
   | { type: 'confirm' }
-  | { type: 'done' }
-  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
   | { type: 'retry' }
-  /** Nobody is signed in, or nothing is registered: the element offers the way on. */
-  | { type: 'blocked'; reason: AccountProblem }
-  | { type: 'restart' };
+  | SampleEvent;
 
 export const initialVoiceState: VoiceState = { step: 'priming' };
 

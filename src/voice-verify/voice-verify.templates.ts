@@ -1,35 +1,22 @@
-/** The markup of each <voice-verify> step, from a view the element builds: no state lives here. */
+/** The markup of each <voice-verify> step, read from the element through VoiceView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
 import { cssVars } from '../internal/css-vars.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
-import { format, formatSeconds, type Strings } from '../internal/localize.js';
-import { accountActions, type AccountWay } from '../internal/account-actions.js';
-import type { VoiceState } from './voice-verify.flow.js';
+import { format, formatSeconds } from '../internal/localize.js';
+import { accountActions } from '../internal/account-actions.js';
+import type { SampleView } from '../internal/biometric-element.js';
+import { OUTPUT_RATE } from './voice-frames.js';
+import type { VoiceEvent, VoiceState } from './voice-verify.flow.js';
 
-export interface VoiceView {
-  state: VoiceState;
-  t: Strings;
-  language: string;
-  mode: 'verify' | 'enroll';
-  heading(text: string): TemplateResult;
-  account: AccountWay;
-  /** The text to read, and whether it is the default digits (read one by one). */
-  prompt: string;
-  digits: boolean;
-  /** Recent frame levels in dBFS, oldest first. */
-  levels: number[];
-  remaining: number;
-  maxDuration: number;
-  playing: boolean;
-  on: {
-    start(): void;
-    record(): void;
-    stop(): void;
-    play(): void;
-    rerecord(): void;
-    confirm(): void;
-    retry(): void;
-  };
+/** What the templates read from <voice-verify>, which implements it. */
+export interface VoiceView extends SampleView {
+  readonly flow: { readonly state: VoiceState; send(event: VoiceEvent): void };
+  /** The page's text to read, or '' for the fresh digits. */
+  readonly prompt: string;
+  readonly freshDigits: string;
+  readonly maxDuration: number;
+  readonly recorder: { readonly levels: number[]; readonly elapsed: number; readonly samples: Float32Array<ArrayBuffer> | null; stop(): Promise<void> };
+  readonly playback: { readonly playing: boolean; toggle(samples: Float32Array<ArrayBuffer> | null, sampleRate: number): void };
 }
 
 /** A fresh random prompt: digits in groups of four, easy to read aloud. */
@@ -42,12 +29,13 @@ export function randomDigits(count: number): string {
 const METER_FLOOR_DB = -60;
 
 function meter(v: VoiceView) {
-  const current = v.levels.at(-1) ?? -Infinity;
+  const { levels } = v.recorder;
+  const current = levels.at(-1) ?? -Infinity;
   const shown = Number.isFinite(current) ? Math.max(METER_FLOOR_DB, Math.round(current)) : METER_FLOOR_DB;
   // Bars grow from the middle, like a voice's outline; clipping shows in the error color.
   return html`<div part="meter" class="meter" role="meter" aria-label=${v.t.level} aria-valuemin=${METER_FLOOR_DB} aria-valuemax="0"
       aria-valuenow=${shown} aria-valuetext=${`${shown} dB`}>
-    ${v.levels.map((db) => {
+    ${levels.map((db) => {
       const height = Number.isFinite(db) ? Math.max(0.04, Math.min(1, 1 - db / METER_FLOOR_DB)) : 0.04;
       return html`<span part="bar" class="bar ${db > -1 ? 'hot' : db < -45 ? 'low' : ''}" ${cssVars({ '--h': height.toFixed(3) })}></span>`;
     })}
@@ -55,48 +43,51 @@ function meter(v: VoiceView) {
 }
 
 function promptText(v: VoiceView) {
-  if (!v.digits) return html`<p part="prompt" class="prompt">${v.prompt}</p>`;
+  if (v.prompt) return html`<p part="prompt" class="prompt">${v.prompt}</p>`;
   // Digits in the page's script (Arabic-Indic in Arabic), kept in reading order left to right.
   const digit = new Intl.NumberFormat(v.language, { numberingSystem: v.language.startsWith('ar') ? 'arab' : 'latn' });
-  return html`<p part="prompt" class="prompt digits" dir="ltr">${Array.from(v.prompt, (c) => (c === ' ' ? ' ' : digit.format(Number(c)))).join('')}</p>`;
+  return html`<p part="prompt" class="prompt digits" dir="ltr">${Array.from(v.freshDigits, (c) => (c === ' ' ? ' ' : digit.format(Number(c)))).join('')}</p>`;
 }
 
 export function renderVoiceStep(v: VoiceView): TemplateResult {
-  const { t, state } = v;
+  const { t } = v;
+  const { state } = v.flow;
+  const send = (event: VoiceEvent) => () => v.flow.send(event);
+  const remaining = Math.max(0, v.maxDuration - v.recorder.elapsed);
   const title = v.mode === 'enroll' ? t.voiceEnrollHeading : t.voiceHeading;
   switch (state.step) {
     case 'priming':
       return html`${v.heading(title)}
         <p part="message">${t.voicePriming}</p>
-        <div class="actions"><button part="button submit" class="primary" type="button" @click=${v.on.start}>${t.startMicrophone}</button></div>`;
+        <div class="actions"><button part="button submit" class="primary" type="button" @click=${send({ type: 'start' })}>${t.startMicrophone}</button></div>`;
     case 'permission':
       return html`${v.heading(title)}<p part="message">${t.microphoneAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'ready':
       return html`${v.heading(t.readHeading)}
-        <p part="message">${v.digits ? t.readDigits : t.readText}</p>
+        <p part="message">${v.prompt ? t.readText : t.readDigits}</p>
         ${promptText(v)}
-        <div class="actions"><button part="button submit record" class="primary" type="button" @click=${v.on.record}>${t.record}</button></div>`;
+        <div class="actions"><button part="button submit record" class="primary" type="button" @click=${send({ type: 'record' })}>${t.record}</button></div>`;
     case 'recording':
       return html`${v.heading(t.recordingHeading)}
         ${promptText(v)} ${meter(v)}
         <div part="countdown" class="countdown">
-          <progress max=${v.maxDuration} value=${v.maxDuration - v.remaining} aria-hidden="true"></progress>
-          <span>${format(t.timeLeft, { time: formatSeconds(Math.ceil(v.remaining), v.language) })}</span>
+          <progress max=${v.maxDuration} value=${v.maxDuration - remaining} aria-hidden="true"></progress>
+          <span>${format(t.timeLeft, { time: formatSeconds(Math.ceil(remaining), v.language) })}</span>
         </div>
         <p part="feedback" class="feedback ${state.warning ? 'warn' : ''}">${state.warning ? t[`voice_${state.warning}`] : t.listening}</p>
-        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${v.on.stop}>${t.stop}</button></div>`;
+        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${() => void v.recorder.stop()}>${t.stop}</button></div>`;
     case 'review': {
       const problem = state.problems[0];
-      const play = html`<button part="button play" class="secondary" type="button" aria-pressed=${v.playing} @click=${v.on.play}>${v.playing ? t.stopPlaying : t.play}</button>`;
+      const play = html`<button part="button play" class="secondary" type="button" aria-pressed=${v.playback.playing} @click=${() => v.playback.toggle(v.recorder.samples, OUTPUT_RATE)}>${v.playback.playing ? t.stopPlaying : t.play}</button>`;
       return problem
         ? html`${v.heading(t.reviewVoiceProblem)}
             <p part="error" class="error">${t[`voice_${problem}`]}</p>
-            <div class="actions"><button part="button submit" class="primary" type="button" @click=${v.on.rerecord}>${t.recordAgain}</button>${play}</div>`
+            <div class="actions"><button part="button submit" class="primary" type="button" @click=${send({ type: 'rerecord' })}>${t.recordAgain}</button>${play}</div>`
         : html`${v.heading(t.reviewVoiceHeading)}
             <div class="actions">
-              <button part="button submit" class="primary" type="button" @click=${v.on.confirm}>${t.useRecording}</button>
+              <button part="button submit" class="primary" type="button" @click=${send({ type: 'confirm' })}>${t.useRecording}</button>
               ${play}
-              <button part="button" class="secondary" type="button" @click=${v.on.rerecord}>${t.recordAgain}</button>
+              <button part="button" class="secondary" type="button" @click=${send({ type: 'rerecord' })}>${t.recordAgain}</button>
             </div>`;
     }
     case 'uploading':
@@ -107,9 +98,9 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry))}
         <p part="error" class="error">${failureText(t, v.language, 'microphone', state)}</p>
         <div class="actions">
-          ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${v.on.retry}>${t.tryAgain}</button>` : nothing}
-          ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${v.on.rerecord}>${t.recordAgain}</button>` : nothing}
-          ${accountActions(t, state.reason, v.account)}
+          ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${send({ type: 'retry' })}>${t.tryAgain}</button>` : nothing}
+          ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${send({ type: 'rerecord' })}>${t.recordAgain}</button>` : nothing}
+          ${accountActions(t, state.reason, v.accountWay)}
         </div>`;
   }
 }

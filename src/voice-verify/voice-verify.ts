@@ -1,20 +1,14 @@
-import { property, state } from 'lit/decorators.js';
-import { bytesToBase64 } from '../core/base64.js';
+import { property } from 'lit/decorators.js';
 import { DeviceError } from '../internal/device-controller.js';
 import type { MicrophoneFailure } from '../core/protocol.js';
 import { MicrophoneController } from './microphone-controller.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { PlaybackController } from './playback-controller.js';
-import { encodeWav } from '../core/wav.js';
-import { OUTPUT_RATE, type VoiceFrame } from './voice-frames.js';
-import { analyseVoice, dbfs, liveWarning, type FrameStats } from './voice-quality.js';
+import { RecordingController } from './recording-controller.js';
 import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState, type VoiceStep } from './voice-verify.flow.js';
 import { styles } from './voice-verify.styles.js';
 import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.templates.js';
-
-/** Bars in the level meter: the last second and a half of sound, drawn. */
-const METER_BARS = 30;
 
 /**
  * Verifies a person by their voice reading a prompt, or registers their voice (mode="enroll"),
@@ -67,7 +61,7 @@ const METER_BARS = 30;
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class VoiceVerify extends BiometricElement<VoiceStep> {
+export class VoiceVerify extends BiometricElement<VoiceStep> implements VoiceView {
   protected readonly kind = 'voice';
   static override styles = styles;
 
@@ -86,17 +80,32 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
   /** Where the recorder worklet is served, for bundlers that move it; beside this module by default. */
   @property({ attribute: 'worklet-url' }) workletUrl = new URL('./recorder.worklet.js', import.meta.url).href;
 
-  @state() protected levels: number[] = [];
-  @state() protected elapsed = 0;
-  protected readonly microphone = new MicrophoneController(this);
-  protected readonly playback = new PlaybackController(this);
-  protected currentDigits = '';
-  protected readonly flow = new FlowController<VoiceState, VoiceEvent>(this, transitionVoice, initialVoiceState, {
+  /** @internal */
+  readonly microphone = new MicrophoneController(this);
+  /** @internal */
+  readonly playback = new PlaybackController(this);
+  /** @internal */
+  readonly recorder = new RecordingController(this, this.microphone, {
+    workletUrl: () => this.workletUrl,
+    maxDuration: () => this.maxDuration,
+    minSpeech: () => this.minSpeech,
+    recording: () => this.step === 'recording',
+    warning: (problem) => this.flow.send({ type: 'warning', problem }),
+    recorded: (result) => {
+      this.flow.send({ type: 'recorded', ...result });
+      if (result.problems[0]) this.announce(this.t[`voice_${result.problems[0]}`]);
+    },
+    unsupported: () => this.#microphoneFailed('unsupported'),
+  });
+  /** @internal The digits to read when no prompt is set: fresh for each recording, so that a recording of an earlier one does not fit. */
+  freshDigits = '';
+  /** @internal */
+  readonly flow = new FlowController<VoiceState, VoiceEvent>(this, transitionVoice, initialVoiceState, {
     enter: {
       permission: () => void this.#openMicrophone(),
-      // A fresh prompt for each recording, so that a recording of an earlier one does not fit.
-      ready: () => (this.currentDigits = randomDigits(this.digits)),
-      uploading: (state) => void this.#upload(state.audio),
+      ready: () => (this.freshDigits = randomDigits(this.digits)),
+      recording: () => void this.recorder.start(),
+      uploading: (state) => void this.upload(state.audio),
     },
     change: (state, before) => {
       if (state.step === 'recording' && state.warning && before.step === 'recording' && before.warning !== state.warning) {
@@ -107,52 +116,14 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
       if (state.step !== 'review') this.playback.stop();
     },
   });
-  #frames: VoiceFrame[] = [];
-  #inputRate = 0;
-  #recorded: Float32Array<ArrayBuffer> | null = null;
-  #stopping = false;
 
   constructor() {
     super();
     this.microphone.onRelease = () => this.flow.send({ type: 'released' });
   }
 
-  get step(): VoiceStep {
-    return this.flow.step;
-  }
-
-  protected get state(): VoiceState {
-    return this.flow.state;
-  }
-
   protected renderStep() {
-    return renderVoiceStep(this.#view());
-  }
-
-  #view(): VoiceView {
-    return {
-      state: this.state,
-      t: this.t,
-      language: this.language,
-      mode: this.mode,
-      heading: (text) => this.heading(text),
-      account: this.accountWay,
-      prompt: this.prompt || this.currentDigits,
-      digits: !this.prompt,
-      levels: this.levels,
-      remaining: Math.max(0, this.maxDuration - this.elapsed),
-      maxDuration: this.maxDuration,
-      playing: this.playback.playing,
-      on: {
-        start: () => this.flow.send({ type: 'start' }),
-        record: () => void this.#record(),
-        stop: () => void this.#stop(),
-        play: () => this.playback.toggle(this.#recorded, OUTPUT_RATE),
-        rerecord: () => this.flow.send({ type: 'rerecord' }),
-        confirm: () => this.flow.send({ type: 'confirm' }),
-        retry: () => this.flow.send({ type: 'retry' }),
-      },
-    };
+    return renderVoiceStep(this);
   }
 
   async #openMicrophone(): Promise<void> {
@@ -168,53 +139,5 @@ export class VoiceVerify extends BiometricElement<VoiceStep> {
     if (!this.isConnected) return;
     this.flow.send({ type: 'microphone-failed', reason });
     this.reportDeviceFailure(reason);
-  }
-
-  async #record(): Promise<void> {
-    this.#frames = [];
-    this.levels = [];
-    this.elapsed = 0;
-    this.#stopping = false;
-    this.flow.send({ type: 'record' });
-    try {
-      this.#inputRate = await this.microphone.record(this.workletUrl, (frame) => this.#onFrame(frame));
-    } catch {
-      // No AudioWorklet (an old or in-app browser), or the worklet file is not served.
-      this.#microphoneFailed('unsupported');
-    }
-  }
-
-  #onFrame(frame: VoiceFrame): void {
-    this.#frames.push(frame);
-    if (this.#stopping) return;
-    this.elapsed += frame.count / this.#inputRate;
-    this.levels = [...this.levels.slice(1 - METER_BARS), dbfs(frame.rms)];
-    this.flow.send({ type: 'warning', problem: liveWarning(this.#frames as FrameStats[]) });
-    if (this.elapsed >= this.maxDuration) void this.#stop();
-  }
-
-  /** Stop: the worklet's last samples, then the gate, then the WAV, in that order. */
-  async #stop(): Promise<void> {
-    if (this.step !== 'recording' || this.#stopping) return;
-    this.#stopping = true;
-    performance.mark('verify-voice-stop');
-    await this.microphone.finish();
-    const frames = this.#frames;
-    const samples = new Float32Array(frames.reduce((n, f) => n + f.samples.length, 0));
-    frames.reduce((offset, f) => (samples.set(f.samples, offset), offset + f.samples.length), 0);
-    this.#recorded = samples;
-    const analysis = analyseVoice(frames, { minSpeechSeconds: this.minSpeech });
-    const audio = analysis.problems.length ? '' : bytesToBase64(encodeWav(samples, OUTPUT_RATE));
-    performance.measure('verify-voice-wav', 'verify-voice-stop');
-    this.flow.send({ type: 'recorded', audio, seconds: samples.length / OUTPUT_RATE, problems: analysis.problems });
-    const problem = analysis.problems[0];
-    if (problem) this.announce(this.t[`voice_${problem}`]);
-  }
-
-  #upload(audio: string): Promise<void> {
-    return this.uploadSample(audio, {
-      done: () => this.flow.send({ type: 'done' }),
-      failed: (host) => this.flow.send({ type: 'failed', code: host.code, ...host.extra }),
-    });
   }
 }

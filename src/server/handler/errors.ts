@@ -50,24 +50,22 @@ export function errorResponse(error: HandlerError): Response {
  * The service's own errors, in the stable shape and never forwarded: its messages can name
  * accounts, balances or internals the person should not see.
  */
+/** The words the person may see for each of the service's refusals. */
+const REFUSALS: Partial<Record<ErrorCode, string>> = {
+  insufficient_credits: 'This verification method is unavailable right now.',
+  wrong_code: 'That code is not right.',
+  code_expired: 'That code has expired. Please request a new one.',
+  too_many_attempts: 'Too many wrong codes. Please request a new one.',
+  bad_sample: 'The sample could not be used. Please try again.',
+  invalid_input: 'The verification service refused the request.',
+};
+
 export function fromServiceError(error: ServiceError): HandlerError {
-  switch (error.code) {
-    case 'rate_limited':
-      return new HandlerError('rate_limited', 'Too many requests. Please wait and try again.', { retryAfter: error.retryAfter ?? 60 });
-    case 'insufficient_credits':
-      return new HandlerError('insufficient_credits', 'This verification method is unavailable right now.');
-    case 'wrong_code':
-      return new HandlerError('wrong_code', 'That code is not right.');
-    case 'code_expired':
-      return new HandlerError('code_expired', 'That code has expired. Please request a new one.');
-    case 'too_many_attempts':
-      return new HandlerError('too_many_attempts', 'Too many wrong codes. Please request a new one.');
-    case 'bad_sample':
-      return new HandlerError('bad_sample', 'The sample could not be used. Please try again.');
-    case 'invalid_input':
-      return new HandlerError('invalid_input', 'The verification service refused the request.');
-    default:
-      // unauthorized (our key), 5xx, timeouts, redirects: the host's problem, not the person's.
-      return unavailable(error.fault === 'timeout' ? 504 : 502);
+  if (error.code === 'rate_limited') {
+    return new HandlerError('rate_limited', 'Too many requests. Please wait and try again.', { retryAfter: error.retryAfter ?? 60 });
   }
+  const refusal = REFUSALS[error.code];
+  if (refusal) return new HandlerError(error.code, refusal);
+  // unauthorized (our key), 5xx, timeouts, redirects: the host's problem, not the person's.
+  return unavailable(error.fault === 'timeout' ? 504 : 502);
 }

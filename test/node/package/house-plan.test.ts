@@ -1,12 +1,14 @@
 /**
  * The house plan of src/: which room may import which, no cycle among files, and `core` free of the
- * DOM's and Node's own modules, so that the widgets, the handler and the emulator can all stand on it.
+ * DOM's and Node's own modules, so that the widgets, the handler and the emulator can all stand on it;
+ * and thin elements, whose pipelines live in controllers and whose markup lives in templates.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
@@ -81,4 +83,28 @@ describe('the house plan of src/', () => {
     for (const file of files) visit(file, []);
     assert.deepEqual(cycles, []);
   });
+});
+
+/** A class's own members, as a reader counts them: fields, methods and accessors (a get/set pair once), not the constructor. */
+function ownMembers(file: string, className: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(SRC, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const declaration = source.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className);
+  assert.ok(declaration, `${className} in ${file}`);
+  const names = declaration.members.filter((m) => !ts.isConstructorDeclaration(m) && m.name).map((m) => m.name!.getText(source));
+  return [...new Set(names)];
+}
+
+describe('thin elements', () => {
+  for (const [file, className] of [
+    ['otp-verify/otp-verify.ts', 'OtpVerify'],
+    ['face-verify/face-verify.ts', 'FaceVerify'],
+    ['voice-verify/voice-verify.ts', 'VoiceVerify'],
+  ] as const) {
+    it(`${className} is at most 180 lines and 20 own members`, () => {
+      const lines = readFileSync(join(SRC, file), 'utf8').trimEnd().split('\n').length;
+      const members = ownMembers(file, className);
+      assert.ok(lines <= 180, `${file}: ${lines} lines`);
+      assert.ok(members.length <= 20, `${className}: ${members.length} members (${members.join(', ')})`);
+    });
+  }
 });
