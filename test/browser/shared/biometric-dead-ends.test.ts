@@ -88,7 +88,7 @@ describe('face and voice: no dead ends', () => {
       host = accountHost({}, { [route]: () => failure(403, 'proof_required') }).host;
       const element = await fixture();
       (element as unknown as { mode: string }).mode = 'enroll';
-      await (element as unknown as { uploadSample(s: string, m: object): Promise<void> }).uploadSample('AAAA', { done() {}, failed() {} });
+      await (element as unknown as { upload(sample: string): Promise<void> }).upload('AAAA');
       await until(element as never, 'failure');
       expect(errorText(element)).to.match(/^To register/);
       expect(button(element as never, 'submit').textContent!.trim()).to.equal('Check again');
