@@ -47,6 +47,7 @@ export default [
       'otp-verify/define': 'src/otp-verify/define.ts',
       'face-verify/define': 'src/face-verify/define.ts',
       'voice-verify/define': 'src/voice-verify/define.ts',
+      'locales/ar': 'src/locales/ar.ts',
       'face-verify/model-face-detector': 'src/face-verify/model-face-detector.ts',
       'react/index': 'src/react/index.ts',
       'react/otp-verify': 'src/react/otp-verify.ts',
@@ -77,6 +78,12 @@ export default [
     plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false), terser({ format: { comments: false } })],
   },
   worklet('dist/cdn', [terser()]),
+  // Languages for the CDN file, each a file beside it: they register through the global object.
+  {
+    input: { 'locales/ar': 'src/locales/ar.ts' },
+    output: { dir: 'dist/cdn', format: 'es' },
+    plugins: [ts('dist/cdn', false), terser({ format: { comments: false } })],
+  },
   // The model face detector for script-tag pages; its library (already minified) is a separate
   // chunk, loaded only when the first frame is measured.
   {

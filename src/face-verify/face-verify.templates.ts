@@ -4,9 +4,11 @@ import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
 import { accountActions } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
+import type { FaceStrings } from '../translations/en/face.js';
 
 /** What the templates read from <face-verify>, which implements it. */
 export interface FaceView extends SampleView {
+  readonly t: FaceStrings;
   readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
   readonly camera: { readonly nextCamera: string | null };
   /** The picture under review, as the shutter drew it. */

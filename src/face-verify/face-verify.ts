@@ -12,6 +12,7 @@ import { renderFaceStep, type FaceView } from './face-verify.templates.js';
 import { FrameSampler } from './frame-sampler.js';
 import type { QualityProblem } from './frame-quality.js';
 import { snapshot } from './snapshot.js';
+import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
 
 /**
  * Verifies a person by a selfie, or registers their face (mode="enroll"), through the host handler.
@@ -62,9 +63,10 @@ import { snapshot } from './snapshot.js';
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class FaceVerify extends BiometricElement<FaceStep> implements FaceView {
+export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implements FaceView {
   protected readonly kind = 'face';
   static override styles = styles;
+  protected readonly english = faceEnglish;
 
   /** Longest side of the uploaded JPEG, in pixels. */
   @property({ attribute: 'max-side', type: Number }) maxSide = 640;
@@ -86,7 +88,7 @@ export class FaceVerify extends BiometricElement<FaceStep> implements FaceView {
     enter: {
       permission: () => void this.openCamera(null),
       preview: () => this.sampler.start(),
-      uploading: (state) => void this.upload(state.image),
+      uploading: (state) => void this.upload(state.image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }),
     },
     // The camera is only on while the person is framing the photo.
     change: ({ step }) => {

@@ -12,6 +12,7 @@ import { failureText } from './failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
 import { RequestController, StaleAnswer } from './request-controller.js';
 import { proofIn, VerifyElement, type StepView } from './verify-element.js';
+import type { CommonStrings } from '../translations/en/common.js';
 
 
 /** What the face and voice templates read beside the steps' common view. */
@@ -20,7 +21,7 @@ export interface SampleView extends StepView {
   readonly accountWay: AccountWay;
 }
 
-export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceStep | VoiceStep> extends VerifyElement<Step> implements SampleView {
+export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends CommonStrings> extends VerifyElement<Step, S> implements SampleView {
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
   protected readonly requests = new RequestController(this);
@@ -91,8 +92,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
     this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
   }
 
-  /** Sends the sample (on entering `uploading`) and moves the flow by the answer. */
-  protected async upload(sample: string): Promise<void> {
+  /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went (`said`, on success). */
+  protected async upload(sample: string, said: { verified: string; enrolled: string }): Promise<void> {
     const { kind } = this;
     const enrolling = this.mode === 'enroll';
     try {
@@ -100,7 +101,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
       if (enrolling) {
         await (kind === 'face' ? this.requests.call('enroll-face', { face_image: sample }) : this.requests.call('enroll-voice', { audio: sample }));
         this.flow.send({ type: 'done' });
-        this.announce(this.t[`${kind}Enrolled`]);
+        this.announce(said.enrolled);
         this.dispatchEvent(new VerifyEnrolledEvent({ kind }));
         return;
       }
@@ -108,7 +109,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep = FaceS
         ? this.requests.call('verify-by-face', { query_face_image: sample })
         : this.requests.call('verify-by-voice', { query_audio: sample }));
       this.flow.send({ type: 'done' });
-      this.succeeded(kind, proofIn(answer), this.t[`${kind}Verified`]);
+      this.succeeded(kind, proofIn(answer), said.verified);
     } catch (error) {
       if (error instanceof StaleAnswer) return;
       const host = this.hostError(error);

@@ -3,7 +3,8 @@
  * the live region and in the event. A blocked device gets the steps to unblock it in the browser at
  * hand.
  */
-import { format, formatSeconds, type Strings } from './localize.js';
+import { format, formatSeconds } from './localize.js';
+import type { CommonStrings } from '../translations/en/common.js';
 import { plural, type Plural } from '../core/plural.js';
 import type { AccountProblem, ErrorCode } from '../core/protocol.js';
 import type { DeviceFailure } from '../core/protocol.js';
@@ -23,7 +24,7 @@ export interface FailureFacts {
 }
 
 /** `device` is the camera or microphone the widget uses, or null for `<otp-verify>`. */
-export function failureText(t: Strings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
+export function failureText(t: CommonStrings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
   if (reason === 'no_match' && attemptsLeft) return plural(t.error_no_match_left, attemptsLeft, language);
   if (reason === 'wrong_code' && attemptsLeft !== undefined) return plural(t.error_wrong_code_left, attemptsLeft, language);
   if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
@@ -37,7 +38,7 @@ export function failureText(t: Strings, language: string, device: 'camera' | 'mi
  * The heading over a failure: "Verification stopped" only when it did stop; a wait is a wait, and
  * a failure with a way on says so.
  */
-export function failureHeading(t: Strings, reason: FailureFacts['reason'], wayOn: boolean): string {
+export function failureHeading(t: CommonStrings, reason: FailureFacts['reason'], wayOn: boolean): string {
   if (reason === 'rate_limited') return t.waitHeading;
   if (reason === 'signed_out' || reason === 'not_enrolled' || reason === 'proof_required') return t.accountHeading;
   return wayOn ? t.retryHeading : t.failureHeading;

@@ -13,7 +13,8 @@ import { VerifySuccessEvent, type VerifySuccessDetail } from '../events/success.
 import { HostError } from './host-api.js';
 import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
-import { directionOf, languageOf, stringsFor, type Strings } from './localize.js';
+import { directionOf, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
+import type { CommonStrings } from '../translations/en/common.js';
 
 export interface Proof {
   receipt: string;
@@ -27,14 +28,14 @@ export function proofIn(answer: { receipt?: unknown; expiresAt?: unknown }): Pro
 
 /** What every widget's templates read from it. */
 export interface StepView {
-  readonly t: Strings;
+  readonly t: CommonStrings;
   readonly language: string;
   heading(text: string): TemplateResult;
 }
 
 const BUSY_STEPS: readonly VerifyStep[] = ['sending', 'verifying', 'permission', 'uploading'];
 
-export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extends LitElement implements StepView {
+export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S extends CommonStrings = CommonStrings> extends LitElement implements StepView {
   static formAssociated = true;
 
   /** Base URL of the host handler. */
@@ -45,7 +46,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
    */
   @property({ attribute: 'request-timeout', type: Number }) requestTimeout = 15_000;
   /** Per-instance string overrides, over the built-in language. */
-  @property({ attribute: false }) strings: Partial<Strings> = {};
+  @property({ attribute: false }) strings: Partial<S> = {};
   /** When set, the element is invalid (valueMissing) in its form until verified. */
   @property({ type: Boolean, reflect: true }) required = false;
   /** The form field the receipt is submitted under, as for any form control. */
@@ -84,9 +85,19 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
     return languageOf(this);
   }
 
+  /** This widget's English strings, which a registered language and the overrides overlay. */
+  protected abstract readonly english: S;
+  #strings?: { language: string; overrides: Partial<S>; version: number; value: S };
+
   /** @internal The strings in that language, with this instance's overrides. */
-  get t(): Strings {
-    return stringsFor(this.language, this.strings);
+  get t(): S {
+    const { language, strings: overrides } = this;
+    const cached = this.#strings;
+    const version = localeVersion();
+    if (cached?.language === language && cached.overrides === overrides && cached.version === version) return cached.value;
+    const value = stringsFor(this.english, language, overrides);
+    this.#strings = { language, overrides, version, value };
+    return value;
   }
 
   /** Says something in the one polite live region, even if it is the same text again. */
@@ -142,8 +153,12 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
     return this.renderRoot.querySelector<HTMLElement>('[part~="heading"]');
   }
 
+  // A language registered after the first render: say everything again in it.
+  readonly #onLocale = () => this.requestUpdate();
+
   override connectedCallback(): void {
     super.connectedCallback();
+    document.addEventListener(LOCALE_REGISTERED, this.#onLocale);
     this.#updateValidity();
     void this.loadConfig();
   }
@@ -186,6 +201,11 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep> extend
     const following = this.matches(':focus-within') || !page || page === document.body;
     // After this update, so that what focus changes renders in an update of its own.
     if (previous !== null && following) void this.updateComplete.then(() => this.focusTarget()?.focus());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener(LOCALE_REGISTERED, this.#onLocale);
   }
 
   formResetCallback(): void {

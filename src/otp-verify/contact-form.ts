@@ -7,7 +7,7 @@
 import type { ReactiveControllerHost } from 'lit';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../core/protocol.js';
 import { isEmailAddress, suggestEmail } from '../core/email.js';
-import type { Strings } from '../internal/localize.js';
+import type { OtpStrings } from '../translations/en/otp.js';
 import { countryForDialed, dialedDigits, DIAL_CODES, toE164 } from './dial-codes.js';
 import type { Contact } from './otp-verify.flow.js';
 
@@ -24,7 +24,7 @@ export interface ContactFormHost extends ReactiveControllerHost {
   readonly countries: string;
   readonly country: string;
   readonly config?: ConfigResponse;
-  readonly t: Strings;
+  readonly t: OtpStrings;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 

@@ -4,7 +4,8 @@ import { live } from 'lit/directives/live.js';
 import { cssVars } from '../internal/css-vars.js';
 import { leftToRight } from './bidi.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
-import { format, formatSeconds, type Strings } from '../internal/localize.js';
+import { format, formatSeconds } from '../internal/localize.js';
+import type { OtpStrings } from '../translations/en/otp.js';
 import type { StepView } from '../internal/verify-element.js';
 import type { ConfigResponse } from '../core/protocol.js';
 import type { CodeFieldController } from './code-field-controller.js';
@@ -14,6 +15,7 @@ import { resendWait, type OtpEvent, type OtpState, type Problem } from './otp-ve
 
 /** What the templates read from <otp-verify>, which implements it. */
 export interface OtpView extends StepView {
+  readonly t: OtpStrings;
   readonly flow: { readonly state: OtpState; send(event: OtpEvent): void };
   readonly contactForm: ContactForm;
   readonly codeField: Pick<CodeFieldController, 'value' | 'length' | 'selection' | 'error' | 'focus' | 'submit'>;
@@ -29,8 +31,16 @@ export function problemText(v: Pick<OtpView, 't' | 'language' | 'wait'>, problem
 }
 
 /** How many digits the code has, when known, in the widget's digits. */
-export function codeHint(t: Strings, language: string, length: number | null): string {
+export function codeHint(t: OtpStrings, language: string, length: number | null): string {
   return length ? format(t.codeHint, { length: new Intl.NumberFormat(language).format(length) }) : t.codeHintAny;
+}
+
+/** The code field's accessible name and errors, which it keeps in the light DOM. */
+export function codeFieldWords(v: OtpView): { label: string; incomplete: string; problem: string | null } {
+  const { state } = v.flow;
+  // A send that may not have gone out says so above the field: nothing is wrong with the code.
+  const problem = state.step === 'code' && state.problem && !state.problem.maybeSent ? problemText(v, state.problem) : null;
+  return { label: `${v.t.codeLabel}, ${codeHint(v.t, v.language, v.codeField.length)}`, incomplete: v.t.codeIncomplete, problem };
 }
 
 /** A sentence with a left-to-right value (a phone, an email) kept in order inside right-to-left text. */

@@ -12,7 +12,8 @@ import { CodeFieldController } from './code-field-controller.js';
 import { ContactForm } from './contact-form.js';
 import { contactFields, initialState, transition, type Contact, type OtpEvent, type OtpState, type Problem, type OtpStep } from './otp-verify.flow.js';
 import { styles } from './otp-verify.styles.js';
-import { codeHint, problemText, renderOtpStep, type OtpView } from './otp-verify.templates.js';
+import { codeFieldWords, problemText, renderOtpStep, type OtpView } from './otp-verify.templates.js';
+import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
 
 /**
  * Verifies a person by a one-time code sent by SMS, WhatsApp or email, through the host handler.
@@ -70,8 +71,9 @@ import { codeHint, problemText, renderOtpStep, type OtpView } from './otp-verify
  * @cssstate success - Verified.
  * @cssstate failure - Stopped, with a way to go on.
  */
-export class OtpVerify extends VerifyElement<OtpStep> implements OtpView {
+export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements OtpView {
   static override styles = styles;
+  protected readonly english = otpEnglish;
 
   /** Channels offered, space-separated; narrowed further by the host handler's config. */
   @property() channels = OTP_CHANNELS.join(' ');
@@ -87,12 +89,7 @@ export class OtpVerify extends VerifyElement<OtpStep> implements OtpView {
     submit: (code) => this.flow.send({ type: 'submit', code }),
     incomplete: () => this.announce(this.t.codeIncomplete),
     shown: () => this.step === 'code',
-    words: () => {
-      const { state } = this.flow;
-      // A send that may not have gone out says so above the field: nothing is wrong with the code.
-      const problem = state.step === 'code' && state.problem && !state.problem.maybeSent ? problemText(this, state.problem) : null;
-      return { label: `${this.t.codeLabel}, ${codeHint(this.t, this.language, this.codeField.length)}`, incomplete: this.t.codeIncomplete, problem };
-    },
+    words: () => codeFieldWords(this),
   });
   protected readonly requests = new RequestController(this);
   protected readonly cooldown = new CountdownController(this, () => this.announce(this.t.resendReady));

@@ -7,9 +7,11 @@ import { accountActions } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
 import { OUTPUT_RATE } from './voice-frames.js';
 import type { VoiceEvent, VoiceState } from './voice-verify.flow.js';
+import type { VoiceStrings } from '../translations/en/voice.js';
 
 /** What the templates read from <voice-verify>, which implements it. */
 export interface VoiceView extends SampleView {
+  readonly t: VoiceStrings;
   readonly flow: { readonly state: VoiceState; send(event: VoiceEvent): void };
   /** The page's text to read, or '' for the fresh digits. */
   readonly prompt: string;

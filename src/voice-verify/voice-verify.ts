@@ -9,6 +9,7 @@ import { RecordingController } from './recording-controller.js';
 import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState, type VoiceStep } from './voice-verify.flow.js';
 import { styles } from './voice-verify.styles.js';
 import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.templates.js';
+import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
 
 /**
  * Verifies a person by their voice reading a prompt, or registers their voice (mode="enroll"),
@@ -61,9 +62,10 @@ import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.te
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class VoiceVerify extends BiometricElement<VoiceStep> implements VoiceView {
+export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> implements VoiceView {
   protected readonly kind = 'voice';
   static override styles = styles;
+  protected readonly english = voiceEnglish;
 
   /** The text to read; by default a fresh sequence of random digits for each recording. */
   @property() prompt = '';
@@ -105,7 +107,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep> implements VoiceVie
       permission: () => void this.#openMicrophone(),
       ready: () => (this.freshDigits = randomDigits(this.digits)),
       recording: () => void this.recorder.start(),
-      uploading: (state) => void this.upload(state.audio),
+      uploading: (state) => void this.upload(state.audio, { verified: this.t.voiceVerified, enrolled: this.t.voiceEnrolled }),
     },
     change: (state, before) => {
       if (state.step === 'recording' && state.warning && before.step === 'recording' && before.warning !== state.warning) {

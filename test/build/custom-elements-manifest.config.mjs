@@ -31,20 +31,26 @@ export default {
     },
     {
       name: 'step-types',
-      // `step` is declared once, in VerifyElement<Step>; each widget's own union is its type argument
-      // (`extends VerifyElement<OtpStep>`), which the analyzer does not carry to inherited members.
+      // `step` and `strings` are declared once, in VerifyElement<Step, S>; each widget's own types are
+      // its type arguments (`extends VerifyElement<OtpStep, OtpStrings>`), which the analyzer does not
+      // carry to inherited members.
       analyzePhase({ ts, node, moduleDoc }) {
         if (!ts.isClassDeclaration(node) || !node.name) return;
-        const argument = node.heritageClauses?.[0]?.types[0]?.typeArguments?.[0];
+        const [step, strings] = node.heritageClauses?.[0]?.types[0]?.typeArguments ?? [];
         const declaration = moduleDoc.declarations?.find((d) => d.name === node.name.text);
-        if (argument && declaration) declaration.stepType = argument.getText();
+        if (step && declaration) declaration.stepType = step.getText();
+        if (strings && declaration) declaration.stringsType = strings.getText();
       },
       packageLinkPhase({ customElementsManifest }) {
         for (const mod of customElementsManifest.modules) {
           for (const declaration of mod.declarations ?? []) {
             const step = declaration.members?.find((member) => member.name === 'step');
             if (step && declaration.stepType) step.type = { text: declaration.stepType };
+            // Likewise the strings: each widget's own (OtpStrings, …), as VerifyElement<Step, S> names them.
+            const strings = declaration.members?.find((member) => member.name === 'strings');
+            if (strings && declaration.stringsType) strings.type = { text: `Partial<${declaration.stringsType}>` };
             delete declaration.stepType;
+            delete declaration.stringsType;
           }
         }
       },

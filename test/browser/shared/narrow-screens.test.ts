@@ -11,6 +11,8 @@ import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
 import { untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
 import { restoreGetUserMedia } from '../support/media.js';
+// Arabic is registered, as a page that speaks it does.
+import '../../../src/locales/ar.js';
 
 /** The part of an element's box that shows: cut by any ancestor inside the card that clips. */
 function shown(node: Element, card: Element): { left: number; right: number; width: number } {

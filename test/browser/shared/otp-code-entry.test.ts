@@ -8,6 +8,8 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { CONFIG, fakeHost, failure, sent, verified, type Answer } from '../support/fake-host.js';
 import { $, codeInput, codeMessage, otpFixture, sendTo, untilStep } from '../support/otp.js';
 import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
+// Arabic is registered, as a page that speaks it does.
+import '../../../src/locales/ar.js';
 
 const type = (text: string) => executeServerCommand('keys', { type: text });
 const press = (keys: string) => executeServerCommand('keys', { press: keys });

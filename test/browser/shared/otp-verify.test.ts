@@ -1,6 +1,8 @@
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { fakeHost, failure, sent, verified } from '../support/fake-host.js';
 import { $, codeInput, codeMessage, enterCode, otpFixture, sendTo, submitPhone, untilStep } from '../support/otp.js';
+// Arabic is registered, as a page that speaks it does.
+import '../../../src/locales/ar.js';
 
 describe('<otp-verify>', () => {
   let host: ReturnType<typeof fakeHost>;

@@ -2,6 +2,8 @@ import { expect } from '@open-wc/testing';
 import { fakeHost, type Routes } from './fake-host.js';
 import { restoreGetUserMedia } from './media.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
+// Arabic is registered, as a page that speaks it does.
+import '../../../src/locales/ar.js';
 
 export interface AxeStep<T extends VerifyElement> {
   name: string;

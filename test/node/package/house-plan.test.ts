@@ -22,6 +22,7 @@ const ROOMS: Record<string, string[]> = {
   'face-verify': ['core', 'internal', 'translations', 'events'],
   'voice-verify': ['core', 'internal', 'translations', 'events'],
   react: ['core', 'events', 'otp-verify', 'face-verify', 'voice-verify'],
+  locales: ['translations', 'internal'],
   server: ['core'],
   emulator: ['core', 'server'],
   // The entry points at the top: the widgets' index and the CDN file (never the server's rooms).

@@ -44,7 +44,8 @@ describe('the package', () => {
   });
 
   it('sideEffects names only the registration modules', () => {
-    assert.deepEqual(pkg.sideEffects, ['./dist/*/define.js', './dist/cdn/*.js']);
+    // The elements' and the languages' registrations, and the CDN files.
+    assert.deepEqual(pkg.sideEffects, ['./dist/*/define.js', './dist/locales/*.js', './dist/cdn/*.js']);
   });
 
   it('npm pack holds what users need, and no tests, fixtures or demo', () => {

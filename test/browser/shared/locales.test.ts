@@ -1,0 +1,43 @@
+/**
+ * Languages by registration: English is built in, Arabic arrives with its import (here, part way
+ * through, as a page that loads it late), and a site's own language fills what it has over English.
+ * This file must not import the Arabic locale before its first test.
+ */
+import { expect } from '@open-wc/testing';
+import { registerLocale } from '../../../src/internal/localize.js';
+import '../../../src/otp-verify/define.js';
+import '../../../src/face-verify/define.js';
+import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
+import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
+import { partOf, widgetFixture } from '../support/widget.js';
+
+const heading = (element: HTMLElement) => element.shadowRoot!.querySelector('[part~="heading"]')!.textContent!.trim();
+const submit = (element: OtpVerify) => partOf(element, 'submit').textContent!.trim();
+
+describe('languages by registration', () => {
+  it('speaks English in an Arabic page until Arabic is registered, then Arabic at once, right to left', async () => {
+    const element = await widgetFixture<OtpVerify>('otp-verify', '', 'ar');
+    expect(heading(element)).to.equal('Verify it’s you');
+    await import('../../../src/locales/ar.js');
+    await element.updateComplete;
+    expect(heading(element)).to.equal('تأكيد هويتك');
+    expect(submit(element)).to.equal('أرسل الرمز');
+    expect(partOf(element, 'base').getAttribute('dir')).to.equal('rtl');
+  });
+
+  it('the registered language reaches each widget with its own strings, and a regional tag falls back to it', async () => {
+    const face = await widgetFixture<FaceVerify>('face-verify', '', 'ar-SA');
+    expect(heading(face)).to.equal('التحقق بصورة شخصية');
+  });
+
+  it('a site’s own language: what it gives, and English for what it leaves out; an instance override wins', async () => {
+    registerLocale('fr', { contactHeading: 'Vérifions que c’est vous' });
+    const element = await widgetFixture<OtpVerify>('otp-verify', '', 'fr-CA');
+    expect(heading(element)).to.equal('Vérifions que c’est vous');
+    expect(submit(element)).to.equal('Send code');
+    element.strings = { contactHeading: 'Bonjour' };
+    await element.updateComplete;
+    expect(heading(element)).to.equal('Bonjour');
+    expect(partOf(element, 'base').getAttribute('dir')).to.equal('ltr');
+  });
+});
