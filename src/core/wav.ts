@@ -16,30 +16,66 @@ export class WavFormatError extends Error {
 
 const HEADER_BYTES = 44;
 
-export function encodeWav(samples: Float32Array, sampleRate: number, channels = 1): Uint8Array {
-  const bytes = new Uint8Array(HEADER_BYTES + samples.length * 2);
-  const view = new DataView(bytes.buffer);
-  const ascii = (offset: number, text: string) => {
-    for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
-  };
-  ascii(0, 'RIFF');
-  view.setUint32(4, bytes.length - 8, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true); // PCM
-  view.setUint16(22, channels, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * channels * 2, true);
-  view.setUint16(32, channels * 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, 'data');
-  view.setUint32(40, samples.length * 2, true);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.max(-1, Math.min(1, samples[i]!));
-    view.setInt16(HEADER_BYTES + i * 2, s < 0 ? s * 0x8000 : s * 0x7fff, true);
+/**
+ * 16-bit PCM written as samples arrive, so that a recording is a WAV the moment it stops: the
+ * header is filled in then, over bytes already converted.
+ */
+export class PcmWriter {
+  #bytes: Uint8Array<ArrayBuffer>;
+  #length = 0;
+
+  constructor(expectedSamples = 0) {
+    this.#bytes = new Uint8Array(HEADER_BYTES + expectedSamples * 2);
   }
-  return bytes;
+
+  /** Samples written so far. */
+  get length(): number {
+    return this.#length;
+  }
+
+  append(samples: Float32Array): this {
+    const needed = HEADER_BYTES + (this.#length + samples.length) * 2;
+    if (needed > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(needed, this.#bytes.length * 2));
+      grown.set(this.#bytes);
+      this.#bytes = grown;
+    }
+    const view = new DataView(this.#bytes.buffer);
+    let offset = HEADER_BYTES + this.#length * 2;
+    for (let i = 0; i < samples.length; i++, offset += 2) {
+      const s = Math.max(-1, Math.min(1, samples[i]!));
+      view.setInt16(offset, s < 0 ? s * 0x8000 : s * 0x7fff, true);
+    }
+    this.#length += samples.length;
+    return this;
+  }
+
+  /** The WAV file of what was written (a view on the writer's bytes: append nothing more to keep it). */
+  wav(sampleRate: number, channels = 1): Uint8Array {
+    const bytes = this.#bytes.subarray(0, HEADER_BYTES + this.#length * 2);
+    const view = new DataView(bytes.buffer);
+    const ascii = (offset: number, text: string) => {
+      for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
+    };
+    ascii(0, 'RIFF');
+    view.setUint32(4, bytes.length - 8, true);
+    ascii(8, 'WAVE');
+    ascii(12, 'fmt ');
+    view.setUint32(16, 16, true);
+    view.setUint16(20, 1, true); // PCM
+    view.setUint16(22, channels, true);
+    view.setUint32(24, sampleRate, true);
+    view.setUint32(28, sampleRate * channels * 2, true);
+    view.setUint16(32, channels * 2, true);
+    view.setUint16(34, 16, true);
+    ascii(36, 'data');
+    view.setUint32(40, this.#length * 2, true);
+    return bytes;
+  }
+}
+
+export function encodeWav(samples: Float32Array, sampleRate: number, channels = 1): Uint8Array {
+  return new PcmWriter(samples.length).append(samples).wav(sampleRate, channels);
 }
 
 export interface WavHeader {

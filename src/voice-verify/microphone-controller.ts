@@ -37,27 +37,10 @@ export class MicrophoneController extends DeviceController {
     await context.audioWorklet.addModule(workletUrl);
     if (this.context !== context) throw new Error('released while starting');
     const recorder = (this.#recorder = new AudioWorkletNode(context, 'verify-voice-recorder', { numberOfOutputs: 0 }));
-    recorder.port.onmessage = ({ data }: MessageEvent<VoiceFrame | 'stopped'>) => {
-      if (data !== 'stopped') onFrame(data);
-    };
+    recorder.port.onmessage = ({ data }: MessageEvent<VoiceFrame>) => onFrame(data);
     (this.#source = context.createMediaStreamSource(stream)).connect(recorder);
     await resumed;
     return context.sampleRate;
-  }
-
-  /** Ends the recording: the worklet sends what it still holds, then everything is released. */
-  async finish(): Promise<void> {
-    const recorder = this.#recorder;
-    if (recorder) {
-      await new Promise<void>((done) => {
-        const previous = recorder.port.onmessage!;
-        recorder.port.onmessage = (event) => (event.data === 'stopped' ? done() : previous.call(recorder.port, event));
-        recorder.port.postMessage('stop');
-        // A context that stopped running (hidden page, device gone) would never answer.
-        setTimeout(done, 500);
-      });
-    }
-    this.stop();
   }
 
   override stop(): void {

@@ -17,21 +17,11 @@ declare class AudioWorkletProcessor {
 
 class VoiceRecorder extends AudioWorkletProcessor {
   #framer = new VoiceFramer(sampleRate);
-  #stopped = false;
 
-  constructor() {
-    super();
-    this.port.onmessage = ({ data }) => {
-      if (data !== 'stop' || this.#stopped) return;
-      this.#stopped = true;
-      this.#send(this.#framer.flush());
-      this.port.postMessage('stopped');
-    };
-  }
-
+  // Runs until the page disconnects the node and closes its context; what is left of a frame then
+  // (under 20 ms) is not waited for.
   process(inputs: Float32Array[][]): boolean {
     const channels = inputs[0];
-    if (this.#stopped) return false;
     if (!channels?.length) return true;
     const mono = channels.length === 1 ? channels[0]! : channels[0]!.map((_, i) => channels.reduce((sum, c) => sum + c[i]!, 0) / channels.length);
     this.#send(this.#framer.push(mono));

@@ -17,7 +17,7 @@ export interface VoiceView extends SampleView {
   readonly prompt: string;
   readonly freshDigits: string;
   readonly maxDuration: number;
-  readonly recorder: { readonly levels: number[]; readonly elapsed: number; readonly samples: Float32Array<ArrayBuffer> | null; stop(): Promise<void> };
+  readonly recorder: { readonly levels: number[]; readonly elapsed: number; readonly samples: Float32Array<ArrayBuffer> | null; stop(): void };
   readonly playback: { readonly playing: boolean; toggle(samples: Float32Array<ArrayBuffer> | null, sampleRate: number): void };
 }
 
@@ -77,7 +77,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
           <span>${format(t.timeLeft, { time: formatSeconds(Math.ceil(remaining), v.language) })}</span>
         </div>
         <p part="feedback" class="feedback ${state.warning ? 'warn' : ''}">${state.warning ? t[`voice_${state.warning}`] : t.listening}</p>
-        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${() => void v.recorder.stop()}>${t.stop}</button></div>`;
+        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${() => v.recorder.stop()}>${t.stop}</button></div>`;
     case 'review': {
       const problem = state.problems[0];
       const play = html`<button part="button play" class="secondary" type="button" aria-pressed=${v.playback.playing} @click=${() => v.playback.toggle(v.recorder.samples, OUTPUT_RATE)}>${v.playback.playing ? t.stopPlaying : t.play}</button>`;
