@@ -4,7 +4,7 @@
  * attributes within the handler's config), the country followed from a dialed +code, the email
  * typo hint, and checking it all before any request, so that a mistake costs none.
  */
-import type { ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../core/protocol.js';
 import { isEmailAddress, suggestEmail } from '../core/email.js';
 import type { OtpStrings } from '../translations/en/otp.js';
@@ -28,16 +28,37 @@ export interface ContactFormHost extends ReactiveControllerHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
-export class ContactForm {
+export class ContactForm implements ReactiveController {
   #draft: ContactDraft = { phone: '', email: '' };
   #error?: { field: 'phone' | 'email'; message: string };
   #suggestion?: string;
+  #allCountries = false;
 
   constructor(
     private readonly host: ContactFormHost,
     /** A checked contact to send the code to; or what is wrong, to be said aloud. */
     private readonly on: { submit(contact: Contact): void; invalid(message: string): void },
-  ) {}
+  ) {
+    host.addController(this);
+  }
+
+  /** Whether the picker offers every country yet; at first it holds the chosen one alone. */
+  get allCountries(): boolean {
+    return this.#allCountries;
+  }
+
+  /** The person reached for the picker (or the page is idle): the whole list, built once. */
+  showAllCountries(): void {
+    if (this.#allCountries) return;
+    this.#allCountries = true;
+    this.host.requestUpdate();
+  }
+
+  hostConnected(): void {
+    // After the first render, when the page has a moment: the list is there before anyone opens it.
+    const idle = globalThis.requestIdleCallback ?? ((work: () => void) => setTimeout(work, 200));
+    void this.host.updateComplete.then(() => idle(() => this.showAllCountries()));
+  }
 
   get draft(): Readonly<ContactDraft> {
     return this.#draft;

@@ -1,5 +1,6 @@
 /** The markup of each <otp-verify> step, read from the element through OtpView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
+import { guard } from 'lit/directives/guard.js';
 import { live } from 'lit/directives/live.js';
 import { cssVars } from '../internal/css-vars.js';
 import { leftToRight } from './bidi.js';
@@ -10,6 +11,7 @@ import type { StepView } from '../internal/verify-element.js';
 import type { ConfigResponse } from '../core/protocol.js';
 import type { CodeFieldController } from './code-field-controller.js';
 import type { ContactForm } from './contact-form.js';
+import { countryList } from './country-list.js';
 import { DIAL_CODES } from './dial-codes.js';
 import { resendWait, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
 
@@ -41,6 +43,12 @@ export function codeFieldWords(v: OtpView): { label: string; incomplete: string;
   // A send that may not have gone out says so above the field: nothing is wrong with the code.
   const problem = state.step === 'code' && state.problem && !state.problem.maybeSent ? problemText(v, state.problem) : null;
   return { label: `${v.t.codeLabel}, ${codeHint(v.t, v.language, v.codeField.length)}`, incomplete: v.t.codeIncomplete, problem };
+}
+
+/** The picker's options: rendered again only when the list or the choice changes, never on a keystroke. */
+function countryOptions(language: string, form: ContactForm) {
+  const list = countryList(language, form.countries, form.country, form.allCountries);
+  return guard([list, form.country], () => list.map((c) => html`<option value=${c.code} ?selected=${c.code === form.country}>${c.name} (${leftToRight(`+${DIAL_CODES.get(c.code)}`)})</option>`));
 }
 
 /** A sentence with a left-to-right value (a phone, an email) kept in order inside right-to-left text. */
@@ -78,9 +86,6 @@ function progress(v: OtpView, text: string) {
 
 function contactStep(v: OtpView, problem?: Problem) {
   const { t, contactForm: form } = v;
-  const names = new Intl.DisplayNames([v.language, 'en'], { type: 'region' });
-  const collator = new Intl.Collator(v.language);
-  const countries = form.countries.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
   const fieldError = form.error;
   const serverError = problem && problem.field !== 'email' && problem.field !== 'phone' ? problemText(v, problem) : undefined;
   const errorFor = (field: 'phone' | 'email') => fieldError?.field === field ? fieldError.message : problem?.field === field ? problemText(v, problem) : undefined;
@@ -104,8 +109,9 @@ function contactStep(v: OtpView, problem?: Problem) {
         ? html`<div class="row">
             <div class="field country">
               <label part="label" for="country">${t.countryLabel}</label>
-              <select id="country" part="country" autocomplete="tel-country-code" @change=${(e: Event) => form.update({ country: (e.target as HTMLSelectElement).value })}>
-                ${countries.map((c) => html`<option value=${c.code} ?selected=${c.code === form.country}>${c.name} (${leftToRight(`+${DIAL_CODES.get(c.code)}`)})</option>`)}
+              <select id="country" part="country" autocomplete="tel-country-code" @focus=${() => form.showAllCountries()} @pointerdown=${() => form.showAllCountries()}
+                @change=${(e: Event) => form.update({ country: (e.target as HTMLSelectElement).value })}>
+                ${countryOptions(v.language, form)}
               </select>
             </div>
             <div class="field grow">

@@ -314,3 +314,44 @@ describe('<otp-verify> phone typed in Arabic digits', () => {
     expect(option.textContent).to.contain('(\u2066+966\u2069)');
   });
 });
+
+describe('<otp-verify> country picker', () => {
+  let host: ReturnType<typeof fakeHost>;
+  afterEach(() => host?.stop());
+
+  it('first holds the chosen country alone; focused, it offers every country, sorted by name in the page’s language', async () => {
+    host = fakeHost({});
+    const element = Object.assign(document.createElement('otp-verify'), { endpoint: '/host', country: 'EG' });
+    document.body.append(element);
+    await element.updateComplete;
+    const picker = $<HTMLSelectElement>(element, '#country');
+    expect([...picker.options].map((o) => o.value)).to.deep.equal(['EG']);
+    picker.focus();
+    await element.updateComplete;
+    expect(picker.options.length).to.be.greaterThan(200);
+    const names = [...picker.options].map((o) => o.textContent!.replace(/\s*\(.*$/, '').trim());
+    expect(names).to.deep.equal([...names].sort(new Intl.Collator('en').compare));
+    expect(picker.value).to.equal('EG');
+    element.remove();
+  });
+
+  it('a digit typed in the phone field leaves the options alone; a dialed code moves the choice', async () => {
+    host = fakeHost({});
+    const element = await otpFixture('en');
+    const picker = $<HTMLSelectElement>(element, '#country');
+    picker.focus();
+    await element.updateComplete;
+    const first = picker.options[10]!;
+    const phone = $<HTMLInputElement>(element, '#phone');
+    phone.focus();
+    await type('50123');
+    await element.updateComplete;
+    expect(picker.options[10]).to.equal(first);
+    phone.value = '';
+    phone.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await type('+20');
+    await element.updateComplete;
+    expect(picker.value).to.equal('EG');
+    expect(picker.options.length).to.be.greaterThan(200);
+  });
+});
