@@ -1,5 +1,4 @@
-import type { PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
+import type { PropertyValues, PropertyDeclarations } from 'lit';
 import { CameraController } from './camera-controller.js';
 import { DeviceError } from '../internal/device-controller.js';
 import type { CameraFailure } from '../core/protocol.js';
@@ -66,14 +65,15 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
 export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implements FaceView {
   protected readonly kind = 'face';
   static override styles = styles;
+  static override properties: PropertyDeclarations = { maxSide: { attribute: 'max-side', type: Number }, manual: { type: Boolean }, detector: { attribute: false } };
   protected readonly english = faceEnglish;
 
   /** Longest side of the uploaded JPEG, in pixels. */
-  @property({ attribute: 'max-side', type: Number }) maxSide = 640;
+  maxSide = 640;
   /** Turn off capturing by itself when the quality holds; the shutter always works. */
-  @property({ type: Boolean }) manual = false;
+  manual = false;
   /** A face detector for the quality gate; the browser's FaceDetector by default, where there is one. */
-  @property({ attribute: false }) detector: FaceDetectorLike | null = browserFaceDetector();
+  detector: FaceDetectorLike | null = browserFaceDetector();
 
   /** @internal */
   readonly camera = new CameraController(this);

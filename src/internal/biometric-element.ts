@@ -3,7 +3,7 @@
  * and sending the sample — to the route and in the field the protocol names — then telling the
  * page and the person how it went. Each element moves its own flow through `done` and `failed`.
  */
-import { property } from 'lit/decorators.js';
+import type { PropertyDeclarations } from 'lit';
 import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
@@ -22,8 +22,9 @@ export interface SampleView extends StepView {
 }
 
 export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends CommonStrings> extends VerifyElement<Step, S> implements SampleView {
+  static override properties: PropertyDeclarations = { mode: { reflect: true } };
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
-  @property({ reflect: true }) mode: 'verify' | 'enroll' = 'verify';
+  mode: 'verify' | 'enroll' = 'verify';
   protected readonly requests = new RequestController(this);
   protected abstract readonly kind: BiometricKind;
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */

@@ -4,8 +4,7 @@
  * `verify-step-change` event), one polite live region, focus moved to each step's heading, and
  * form association with the receipt as the form value.
  */
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult, type PropertyDeclarations } from 'lit';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
@@ -37,26 +36,34 @@ const BUSY_STEPS: readonly VerifyStep[] = ['sending', 'verifying', 'permission',
 
 export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S extends CommonStrings = CommonStrings> extends LitElement implements StepView {
   static formAssociated = true;
+  static override properties: PropertyDeclarations = {
+    endpoint: {},
+    requestTimeout: { attribute: 'request-timeout', type: Number },
+    strings: { attribute: false },
+    required: { type: Boolean, reflect: true },
+    name: { reflect: true },
+    headingLevel: { attribute: 'heading-level', type: Number },
+  };
 
   /** Base URL of the host handler. */
-  @property() endpoint = '/api/verify';
+  endpoint = '/api/verify';
   /**
    * Milliseconds a call to the host handler may take, answer included, before the widget gives up
    * and offers to try again; a little above the handler's own 10 s limit on the service.
    */
-  @property({ attribute: 'request-timeout', type: Number }) requestTimeout = 15_000;
+  requestTimeout = 15_000;
   /** Per-instance string overrides, over the built-in language. */
-  @property({ attribute: false }) strings: Partial<S> = {};
+  strings: Partial<S> = {};
   /** When set, the element is invalid (valueMissing) in its form until verified. */
-  @property({ type: Boolean, reflect: true }) required = false;
+  required = false;
   /** The form field the receipt is submitted under, as for any form control. */
-  @property({ reflect: true }) name = '';
+  name = '';
   /** The aria-level of each step's heading. */
-  @property({ attribute: 'heading-level', type: Number }) headingLevel = 2;
+  headingLevel = 2;
 
-  @state() protected announcement = '';
+  #announcement = '';
   /** @internal What the host handler says (GET config); undefined until it answers, or when it cannot. */
-  @state() config?: ConfigResponse;
+  config?: ConfigResponse;
   protected readonly configRequest = new RequestController(this);
   protected readonly internals = this.attachInternals();
   #receipt = '';
@@ -102,8 +109,12 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
 
   /** Says something in the one polite live region, even if it is the same text again. */
   protected announce(text: string): void {
-    this.announcement = '';
-    requestAnimationFrame(() => (this.announcement = text));
+    this.#announcement = '';
+    this.requestUpdate();
+    requestAnimationFrame(() => {
+      this.#announcement = text;
+      this.requestUpdate();
+    });
   }
 
   /** Any failure of a host call, as a HostError (a thrown non-HostError is a network or script fault). */
@@ -145,7 +156,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   }
 
   protected liveRegion() {
-    return html`<div part="live" class="visually-hidden" role="status" aria-live="polite">${this.announcement || nothing}</div>`;
+    return html`<div part="live" class="visually-hidden" role="status" aria-live="polite">${this.#announcement || nothing}</div>`;
   }
 
   /** Where focus goes when a step appears; the heading unless a step says otherwise. */
@@ -160,13 +171,15 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     super.connectedCallback();
     document.addEventListener(LOCALE_REGISTERED, this.#onLocale);
     this.#updateValidity();
-    void this.loadConfig();
+    // After the first render: the widget shows at once, and the answer refines it.
+    void this.updateComplete.then(() => this.loadConfig());
   }
 
   /** Reads the handler's config, then lets the element act on it (`configured`). */
   protected async loadConfig(): Promise<void> {
     try {
       this.config = await this.configRequest.call('config');
+      this.requestUpdate();
     } catch {
       // Without config the widget still works on its attributes; the handler enforces the rest.
       return;

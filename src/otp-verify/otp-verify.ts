@@ -1,4 +1,4 @@
-import { property } from 'lit/decorators.js';
+import type { PropertyDeclarations } from 'lit';
 import { VerifyCodeSentEvent } from '../events/code-sent.js';
 import { CountdownController } from './countdown-controller.js';
 import { leftToRight } from './bidi.js';
@@ -73,14 +73,15 @@ import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
  */
 export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements OtpView {
   static override styles = styles;
+  static override properties: PropertyDeclarations = { channels: {}, country: {}, countries: {} };
   protected readonly english = otpEnglish;
 
   /** Channels offered, space-separated; narrowed further by the host handler's config. */
-  @property() channels = OTP_CHANNELS.join(' ');
+  channels = OTP_CHANNELS.join(' ');
   /** The country preselected for phone numbers (ISO 3166 alpha-2). */
-  @property() country = '';
+  country = '';
   /** Countries offered, space-separated; narrowed further by the host handler's config. */
-  @property() countries = '';
+  countries = '';
 
   /** @internal */
   readonly contactForm = new ContactForm(this, { submit: (contact) => this.flow.send({ type: 'send', contact }), invalid: (message) => this.announce(message) });

@@ -1,4 +1,4 @@
-import { property } from 'lit/decorators.js';
+import type { PropertyDeclarations } from 'lit';
 import { DeviceError } from '../internal/device-controller.js';
 import type { MicrophoneFailure } from '../core/protocol.js';
 import { MicrophoneController } from './microphone-controller.js';
@@ -65,22 +65,32 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
 export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> implements VoiceView {
   protected readonly kind = 'voice';
   static override styles = styles;
+  static override properties: PropertyDeclarations = {
+    prompt: {},
+    digits: { type: Number },
+    maxDuration: { attribute: 'max-duration', type: Number },
+    minSpeech: { attribute: 'min-speech', type: Number },
+    echoCancellation: { attribute: 'echo-cancellation', type: Boolean },
+    noiseSuppression: { attribute: 'noise-suppression', type: Boolean },
+    autoGainControl: { attribute: 'auto-gain-control', type: Boolean },
+    workletUrl: { attribute: 'worklet-url' },
+  };
   protected readonly english = voiceEnglish;
 
   /** The text to read; by default a fresh sequence of random digits for each recording. */
-  @property() prompt = '';
+  prompt = '';
   /** How many digits the default prompt has. */
-  @property({ type: Number }) digits = 8;
+  digits = 8;
   /** Longest recording, in seconds. */
-  @property({ attribute: 'max-duration', type: Number }) maxDuration = 8;
+  maxDuration = 8;
   /** Least detected speech, in seconds, for an upload. */
-  @property({ attribute: 'min-speech', type: Number }) minSpeech = 2;
+  minSpeech = 2;
   /** The browser's processing of the microphone: off by default, as speaker verification wants raw audio. */
-  @property({ attribute: 'echo-cancellation', type: Boolean }) echoCancellation = false;
-  @property({ attribute: 'noise-suppression', type: Boolean }) noiseSuppression = false;
-  @property({ attribute: 'auto-gain-control', type: Boolean }) autoGainControl = false;
+  echoCancellation = false;
+  noiseSuppression = false;
+  autoGainControl = false;
   /** Where the recorder worklet is served, for bundlers that move it; beside this module by default. */
-  @property({ attribute: 'worklet-url' }) workletUrl = new URL('./recorder.worklet.js', import.meta.url).href;
+  workletUrl = new URL('./recorder.worklet.js', import.meta.url).href;
 
   /** @internal */
   readonly microphone = new MicrophoneController(this);

@@ -30,6 +30,18 @@ export default {
       },
     },
     {
+      name: 'public-by-default',
+      // The lit plugin marks fields declared in `static properties` public; the schema's default is
+      // public and every other field leaves it out, so these do too.
+      packageLinkPhase({ customElementsManifest }) {
+        for (const mod of customElementsManifest.modules) {
+          for (const declaration of mod.declarations ?? []) {
+            for (const member of declaration.members ?? []) if (member.privacy === 'public') delete member.privacy;
+          }
+        }
+      },
+    },
+    {
       name: 'step-types',
       // `step` and `strings` are declared once, in VerifyElement<Step, S>; each widget's own types are
       // its type arguments (`extends VerifyElement<OtpStep, OtpStrings>`), which the analyzer does not

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const root = new URL('../../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { exports: Record<string, unknown>; sideEffects: string[] };
@@ -41,6 +41,12 @@ describe('the package', () => {
       const file = (pkg.exports as Record<string, { default: string }>)[`./${entry}`]!.default;
       assert.match(readFileSync(new URL(file, root), 'utf8'), /^'use client';\n/, file);
     }
+  });
+
+  it('the widgets need no helper library: no tslib import and no decorator helper in their modules', () => {
+    const modules = readdirSync(new URL('dist/', root), { recursive: true, encoding: 'utf8' }).filter((file) => /^(internal|otp-verify|face-verify|voice-verify|locales|core|events|translations)\/.*\.js$/.test(file));
+    assert.ok(modules.length > 20, `${modules.length} widget modules`);
+    for (const file of modules) assert.doesNotMatch(readFileSync(new URL(`dist/${file}`, root), 'utf8'), /tslib|__decorate/, file);
   });
 
   it('sideEffects names only the registration modules', () => {
