@@ -71,6 +71,43 @@ export async function measureSizes() {
   return rows;
 }
 
+/** Where one widget's bundle goes, by module group: minified bytes and their share (gzip has no per-module split). */
+const GROUPS = [
+  ['Lit', /node_modules\/(lit|lit-html|lit-element|@lit)\//],
+  ['strings', /translations\//],
+  ['styles', /styles\.js$/],
+  ['templates', /templates\.js$|account-actions|failure-text/],
+  ['dial codes', /dial-codes/],
+  ['flows', /\.flow\.js$|flow-controller/],
+  ['controllers', /controller|contact-form|country-list|webotp|recording|frame-sampler|snapshot|face-detector|resampler|voice-frames|voice-quality|frame-quality/],
+  ['elements', /-verify\.js$|verify-element|biometric-element|define\.js$/],
+  ['core, events, host calls', /core\/|events\/|host-api|localize|css-vars|bidi|find-code/],
+];
+
+export async function measureAnatomy(name = 'otp-verify') {
+  const result = await build({
+    stdin: { contents: `import 'verify-widgets/${name}';`, resolveDir: repo, loader: 'js' },
+    bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', metafile: true,
+  });
+  const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs);
+  const total = inputs.reduce((n, [, v]) => n + v.bytesInOutput, 0);
+  const groups = new Map();
+  for (const [file, { bytesInOutput }] of inputs) {
+    const group = GROUPS.find(([, pattern]) => pattern.test(file))?.[0] ?? 'other';
+    groups.set(group, (groups.get(group) ?? 0) + bytesInOutput);
+  }
+  return { name, total, groups: [...groups].sort((a, b) => b[1] - a[1]) };
+}
+
+export function formatAnatomy({ name, total, groups }) {
+  return [
+    `<${name}>, minified (${(total / 1024).toFixed(1)} KB of module code)`,
+    `| ${'group'.padEnd(28)} | ${'min KB'.padStart(7)} | ${'share'.padStart(6)} |`,
+    `|${'-'.repeat(30)}|${'-'.repeat(9)}|${'-'.repeat(8)}|`,
+    ...groups.map(([group, bytes]) => `| ${group.padEnd(28)} | ${(bytes / 1024).toFixed(1).padStart(7)} | ${`${((100 * bytes) / total).toFixed(1)}%`.padStart(6)} |`),
+  ].join('\n');
+}
+
 export function formatSizes(rows) {
   const kb = (n) => (n / 1024).toFixed(1).padStart(7);
   const ours = rows.find((r) => r.what.startsWith('<otp-verify> own code'));
@@ -85,4 +122,7 @@ export function formatSizes(rows) {
   return lines.join('\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(formatSizes(await measureSizes()));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(formatSizes(await measureSizes()));
+  for (const name of ['otp-verify', 'face-verify', 'voice-verify']) console.log(`\n${formatAnatomy(await measureAnatomy(name))}`);
+}
