@@ -72,12 +72,14 @@ export async function measureBrowser(runs = N) {
       await context.close();
     }
 
-    // A digit typed into the phone field, once the country list is built: the input event to the end of the update.
+    // A digit typed into the phone field, once the list of every country is built (a handler that
+    // does not answer narrows nothing): the input event to the end of the update.
     const keystroke = await page.evaluate(async (n) => {
-      const element = Object.assign(document.createElement('otp-verify'), { endpoint: '/api/verify' });
+      const element = Object.assign(document.createElement('otp-verify'), { endpoint: '/nowhere' });
       document.body.appendChild(element);
       await element.updateComplete;
-      await new Promise((done) => setTimeout(done, 500));
+      element.shadowRoot.querySelector('#country').focus();
+      for (let waited = 0; element.shadowRoot.querySelectorAll('option').length < 200 && waited < 5000; waited += 50) await new Promise((done) => setTimeout(done, 50));
       const input = element.shadowRoot.querySelector('#phone');
       const times = [];
       for (let i = 0; i < n * 4; i++) {
