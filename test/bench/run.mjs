@@ -27,4 +27,4 @@ console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500']
 console.log('\nEmulator comparisons (development only: ms per comparison through its HTTP interface, decoding included)');
 console.log(execFileSync(process.execPath, [here('./comparisons.mjs'), '5'], { encoding: 'utf8' }).trim());
 
-console.log(`\n(((Date.now() - started) / 1000).toFixed(0)} s)`);
+console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
