@@ -154,7 +154,7 @@ describe('face and voice: no dead ends', () => {
     Object.assign(element, { detector: { detect: () => new Promise(() => {}) } });
     faceButton(element, 'submit').click();
     await untilFaceStep(element, 'preview');
-    await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+    await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames', { timeout: 5000 });
     await new Promise((resolve) => requestAnimationFrame(resolve));
     const feedback = element.shadowRoot!.querySelector('[part~="feedback"]')!;
     expect(feedback.textContent!.trim()).to.equal('Getting ready to check your photo…');

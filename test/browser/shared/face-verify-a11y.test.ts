@@ -6,7 +6,7 @@ import { axeEachStep } from '../support/axe-steps.js';
 async function toPreview(element: FaceVerify) {
   faceButton(element, 'submit').click();
   await untilFaceStep(element, 'preview');
-  await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+  await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames', { timeout: 5000 });
 }
 
 const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [

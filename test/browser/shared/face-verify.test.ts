@@ -19,7 +19,7 @@ describe('<face-verify>', () => {
     const video = element.shadowRoot!.querySelector('video')!;
     // The attributes are what iOS reads; Firefox has no playsInline property.
     expect(video.hasAttribute('playsinline') && video.hasAttribute('muted') && video.muted).to.be.true;
-    await waitUntil(() => video.videoWidth > 0, 'frames');
+    await waitUntil(() => video.videoWidth > 0, 'frames', { timeout: 5000 });
     faceButton(element, 'shutter').click();
     await untilFaceStep(element, 'review');
     faceButton(element, 'submit').click();

@@ -89,7 +89,7 @@ for (const width of [232, 320, 390, 640, 1280]) {
         fits(element, width, 'priming');
         faceButton(element, 'submit').click();
         await untilFaceStep(element, 'preview');
-        await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+        await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames', { timeout: 5000 });
         fits(element, width, 'preview');
         faceButton(element, 'shutter').click();
         await untilFaceStep(element, 'review');

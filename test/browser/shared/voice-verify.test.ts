@@ -15,7 +15,7 @@ describe('<voice-verify>', function () {
 
   it('primes, shows fresh digits to read, records with a meter and a countdown, stops at the maximum, and uploads a 16 kHz mono WAV', async () => {
     host = fakeHost({ 'verify-by-voice': () => ({ body: { verified: true, method: 'voice', receipt: 'voice.receipt', expiresAt: null } }) });
-    const element = await voiceFixture('max-duration="3"');
+    const element = await voiceFixture('max-duration="5"');
     expect(element.step).to.equal('priming');
     expect(navigator.mediaDevices.getUserMedia).to.equal(originalGetUserMedia);
     voiceButton(element, 'submit').click();
@@ -24,7 +24,7 @@ describe('<voice-verify>', function () {
     expect(prompt).to.match(/^\d{4} \d{4}$/);
     voiceButton(element, 'record').click();
     await untilVoiceStep(element, 'recording');
-    await waitUntil(() => element.shadowRoot!.querySelectorAll('[part~="bar"]').length > 10, 'the meter draws');
+    await waitUntil(() => element.shadowRoot!.querySelectorAll('[part~="bar"]').length > 10, 'the meter draws', { timeout: 4000 });
     const meter = element.shadowRoot!.querySelector('[role="meter"]')!;
     expect(Number(meter.getAttribute('aria-valuenow'))).to.be.within(-60, 0);
     expect(voiceText(element, 'countdown')).to.match(/left/);
@@ -43,7 +43,7 @@ describe('<voice-verify>', function () {
     expect(Object.keys(sent)).to.deep.equal(['query_audio']);
     const wav = readWav(sent.query_audio as string);
     expect([wav.riff, wav.wave, wav.format, wav.channels, wav.sampleRate, wav.bits]).to.deep.equal(['RIFF', 'WAVE', 1, 1, 16_000, 16]);
-    expect(Math.abs(wav.seconds - 3), `${wav.seconds} s`).to.be.below(0.05);
+    expect(Math.abs(wav.seconds - 5), `${wav.seconds} s`).to.be.below(0.05);
     expect(element.value).to.equal('voice.receipt');
   });
 
@@ -66,11 +66,11 @@ describe('<voice-verify>', function () {
     voiceButton(element, 'submit').click();
     await untilVoiceStep(element, 'ready');
     voiceButton(element, 'record').click();
-    await waitUntil(() => microphoneOf(element).context?.state === 'running', 'recording');
+    await waitUntil(() => microphoneOf(element).context?.state === 'running', 'recording', { timeout: 5000 });
     const { stream, context } = microphoneOf(element);
     element.remove();
     expect(stream!.getTracks().every((t) => t.readyState === 'ended')).to.be.true;
-    await waitUntil(() => context!.state === 'closed', 'the AudioContext closes');
+    await waitUntil(() => context!.state === 'closed', 'the AudioContext closes', { timeout: 5000 });
   });
 
   it('when the page is hidden, the microphone is released and the widget starts over', async () => {

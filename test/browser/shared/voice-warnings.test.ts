@@ -25,7 +25,7 @@ describe('<voice-verify> warnings while recording', function () {
       voiceButton(element, 'record').click();
       await untilVoiceStep(element, 'recording');
       await waitUntil(() => /No speech/.test(voiceText(element, 'feedback')), 'the warning shows', { timeout: 10_000 });
-      await waitUntil(() => /No speech/.test(voiceText(element, 'live')), 'the warning is said');
+      await waitUntil(() => /No speech/.test(voiceText(element, 'live')), 'the warning is said', { timeout: 5000 });
       await untilVoiceStep(element, 'review');
       expect(voiceText(element, 'error')).to.match(/No speech/);
       expect(host.calls.filter((c) => c.route !== 'config')).to.have.length(0);

@@ -11,7 +11,7 @@ export const faceButton = (element: FaceVerify, part: string) => partOf(element,
 export async function shootAndSend(element: FaceVerify, step: string) {
   faceButton(element, 'submit').click();
   await untilFaceStep(element, 'preview');
-  await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames');
+  await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames', { timeout: 5000 });
   faceButton(element, 'shutter').click();
   await untilFaceStep(element, 'review');
   faceButton(element, 'submit').click();
