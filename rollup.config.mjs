@@ -4,6 +4,7 @@ import terser from '@rollup/plugin-terser';
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import license from 'rollup-plugin-license';
+import minifyLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
 import { builtinModules } from 'node:module';
 import pkg from './package.json' with { type: 'json' };
 
@@ -18,6 +19,10 @@ const ts = (outDir = 'dist', declaration = true) =>
     tsconfig: './tsconfig.json',
     compilerOptions: { noEmit: false, declaration, ...(declaration ? { declarationDir: outDir } : {}), outDir, rootDir: 'src' },
   });
+
+// Lit's html`` and css`` literals lose their indentation and comments at build time; a literal
+// the minifier cannot parse fails the build rather than ship half-minified.
+const literals = () => minifyLiterals({ failOnError: true });
 
 /** The recorder worklet: one self-contained file, as a worklet loads without a bundler's help. */
 const worklet = (dir, plugins = []) => ({
@@ -67,7 +72,7 @@ export default [
       warn(warning);
     },
     external,
-    plugins: [ts()],
+    plugins: [ts(), literals()],
   },
   worklet('dist/voice-verify'),
   // The CDN file: the three widgets with Lit inside, minified, for one script tag, and the worklet
@@ -75,7 +80,7 @@ export default [
   {
     input: { 'verify-widgets': 'src/cdn.ts' },
     output: { dir: 'dist/cdn', format: 'es' },
-    plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false), terser({ format: { comments: false } })],
+    plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false), literals(), terser({ format: { comments: false } })],
   },
   worklet('dist/cdn', [terser()]),
   // Languages for the CDN file, each a file beside it: they register through the global object.
