@@ -98,8 +98,12 @@ export interface ErrorBody {
 /** GET {endpoint}/config: what the widget may know. Nothing in it is secret. */
 export interface ConfigResponse {
   channels: OtpChannel[];
-  /** ISO 3166 alpha-2 codes phones may belong to; null means any. */
-  countries: string[] | null;
+  /**
+   * The countries phones may belong to, each with its calling code, in the host's order:
+   * `{ "SA": "966", "AE": "971" }`. The widget keeps no table of its own. null when the handler
+   * sends codes to email alone.
+   */
+  countries: Record<string, string> | null;
   /** Digits in a code when the host knows it; null means 4 to 8. */
   codeLength: number | null;
   /** Seconds between two sends to one identifier. */

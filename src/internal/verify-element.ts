@@ -65,6 +65,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   /** @internal What the host handler says (GET config); undefined until it answers, or when it cannot. */
   config?: ConfigResponse;
   protected readonly configRequest = new RequestController(this);
+  #configLoaded: Promise<void> = Promise.resolve();
   protected readonly internals = this.attachInternals();
   #receipt = '';
   #renderedStep: Step | null = null;
@@ -172,7 +173,12 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     document.addEventListener(LOCALE_REGISTERED, this.#onLocale);
     this.#updateValidity();
     // After the first render: the widget shows at once, and the answer refines it.
-    void this.updateComplete.then(() => this.loadConfig());
+    this.#configLoaded = this.updateComplete.then(() => this.loadConfig());
+  }
+
+  /** @internal Settles when the handler's config has come, or could not. */
+  get configLoaded(): Promise<void> {
+    return this.#configLoaded;
   }
 
   /** Reads the handler's config, then lets the element act on it (`configured`). */

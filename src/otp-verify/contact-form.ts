@@ -8,7 +8,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../core/protocol.js';
 import { isEmailAddress, suggestEmail } from '../core/email.js';
 import type { OtpStrings } from '../translations/en/otp.js';
-import { countryForDialed, dialedDigits, DIAL_CODES, toE164 } from './dial-codes.js';
+import { countryForDialed, dialedDigits, toE164, type CallingCodes } from './dial-codes.js';
 import type { Contact } from './otp-verify.flow.js';
 
 export interface ContactDraft {
@@ -24,15 +24,19 @@ export interface ContactFormHost extends ReactiveControllerHost {
   readonly countries: string;
   readonly country: string;
   readonly config?: ConfigResponse;
+  readonly configLoaded: Promise<void>;
   readonly t: OtpStrings;
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
+
+const NONE: CallingCodes = {};
 
 export class ContactForm implements ReactiveController {
   #draft: ContactDraft = { phone: '', email: '' };
   #error?: { field: 'phone' | 'email'; message: string };
   #suggestion?: string;
   #allCountries = false;
+  #codes?: { allowed: CallingCodes; listed: string; codes: CallingCodes };
 
   constructor(
     private readonly host: ContactFormHost,
@@ -81,11 +85,27 @@ export class ContactForm implements ReactiveController {
     return allowed ? wanted.filter((c) => allowed.includes(c)) : wanted;
   }
 
+  /**
+   * Countries offered, with their calling codes: the handler's, within the attribute's; none until
+   * it answers. The same object while neither changes, so the picker is not rendered again.
+   */
+  get callingCodes(): CallingCodes {
+    const allowed = this.host.config?.countries ?? NONE;
+    const listed = this.host.countries.trim().toUpperCase();
+    if (this.#codes?.allowed !== allowed || this.#codes.listed !== listed) {
+      const wanted = listed ? listed.split(/\s+/).filter((c) => Object.hasOwn(allowed, c)) : Object.keys(allowed);
+      this.#codes = { allowed, listed, codes: Object.fromEntries(wanted.map((c) => [c, allowed[c]!])) };
+    }
+    return this.#codes.codes;
+  }
+
   get countries(): string[] {
-    const listed = this.host.countries.trim();
-    const wanted = listed ? listed.toUpperCase().split(/\s+/) : [...DIAL_CODES.keys()];
-    const allowed = this.host.config?.countries;
-    return wanted.filter((c) => DIAL_CODES.has(c) && (!allowed || allowed.includes(c)));
+    return Object.keys(this.callingCodes);
+  }
+
+  /** The chosen country's calling code, once the handler has said it. */
+  get dialCode(): string | undefined {
+    return this.callingCodes[this.country];
   }
 
   get method(): OtpChannel {
@@ -93,11 +113,15 @@ export class ContactForm implements ReactiveController {
     return this.#draft.method && offered.includes(this.#draft.method) ? this.#draft.method : (offered[0] ?? 'email');
   }
 
-  /** The country chosen, else the element's, else the browser's region, among those offered. */
+  /**
+   * The country chosen, else the element's, else the browser's region, among those offered; until
+   * the handler says which are, the first of these that is a country code at all.
+   */
   get country(): string {
     const offered = this.countries;
     const region = navigator.language.split('-')[1]?.toUpperCase();
-    return [this.#draft.country, this.host.country.toUpperCase(), region].find((c) => c && offered.includes(c)) ?? offered[0] ?? 'SA';
+    const preferred = [this.#draft.country, this.host.country.toUpperCase(), region].filter((c): c is string => Boolean(c && /^[A-Z]{2}$/.test(c)));
+    return preferred.find((c) => offered.includes(c)) ?? offered[0] ?? preferred[0] ?? '';
   }
 
   get empty(): boolean {
@@ -107,7 +131,7 @@ export class ContactForm implements ReactiveController {
   update(change: Partial<ContactDraft>): void {
     this.#draft = { ...this.#draft, ...change };
     const dialed = change.phone === undefined ? undefined : dialedDigits(change.phone);
-    const country = dialed && countryForDialed(dialed, this.country, this.countries);
+    const country = dialed && countryForDialed(dialed, this.country, this.callingCodes);
     if (country) this.#draft = { ...this.#draft, country };
     if (change.email !== undefined) this.#suggestion = suggestEmail(change.email.trim());
     this.#error = undefined;
@@ -120,7 +144,9 @@ export class ContactForm implements ReactiveController {
   }
 
   /** The form was submitted: a valid contact goes on; otherwise the field says why and takes focus. */
-  submit(): void {
+  async submit(): Promise<void> {
+    // A national number sent before the handler has given the calling codes waits for them (a moment, on load).
+    if (this.method !== 'email' && !this.host.config && !toE164(undefined, this.#draft.phone)) await this.host.configLoaded;
     const method = this.method;
     if (method === 'email') {
       const email = this.#draft.email.trim();
@@ -128,7 +154,7 @@ export class ContactForm implements ReactiveController {
       this.#error = undefined;
       return this.on.submit({ method, email });
     }
-    const phone = toE164(this.country, this.#draft.phone);
+    const phone = toE164(this.dialCode, this.#draft.phone);
     if (!phone) return this.#invalid('phone', this.host.t.phoneInvalid);
     this.#error = undefined;
     this.on.submit({ method, phone });

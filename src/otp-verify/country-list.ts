@@ -16,13 +16,17 @@ function named(language: string, codes: readonly string[]): Country[] {
   return codes.map((code) => ({ code, name: names.of(code) ?? code }));
 }
 
-/** All of `codes` sorted by name when `all`, else the chosen one alone; the same array while nothing changes. */
+/**
+ * All of `codes` sorted by name when `all` (and there are some), else the chosen one alone (if
+ * any); the same array while nothing changes.
+ */
 export function countryList(language: string, codes: readonly string[], chosen: string, all: boolean): Country[] {
-  const key = all ? `${language} ${codes.join(' ')}` : `${language} ${chosen}`;
+  const whole = all && codes.length > 0;
+  const key = whole ? `${language} ${codes.join(' ')}` : `${language} ${chosen}`;
   let list = lists.get(key);
   if (!list) {
     const collator = new Intl.Collator(language);
-    list = all ? named(language, codes).sort((a, b) => collator.compare(a.name, b.name)) : named(language, [chosen]);
+    list = whole ? named(language, codes).sort((a, b) => collator.compare(a.name, b.name)) : named(language, chosen ? [chosen] : []);
     lists.set(key, list);
   }
   return list;

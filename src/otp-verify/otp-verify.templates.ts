@@ -12,7 +12,6 @@ import type { ConfigResponse } from '../core/protocol.js';
 import type { CodeFieldController } from './code-field-controller.js';
 import type { ContactForm } from './contact-form.js';
 import { countryList } from './country-list.js';
-import { DIAL_CODES } from './dial-codes.js';
 import { resendWait, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
 
 /** What the templates read from <otp-verify>, which implements it. */
@@ -48,7 +47,10 @@ export function codeFieldWords(v: OtpView): { label: string; incomplete: string;
 /** The picker's options: rendered again only when the list or the choice changes, never on a keystroke. */
 function countryOptions(language: string, form: ContactForm) {
   const list = countryList(language, form.countries, form.country, form.allCountries);
-  return guard([list, form.country], () => list.map((c) => html`<option value=${c.code} ?selected=${c.code === form.country}>${c.name} (${leftToRight(`+${DIAL_CODES.get(c.code)}`)})</option>`));
+  const codes = form.callingCodes;
+  return guard([list, form.country, codes], () =>
+    list.map((c) => html`<option value=${c.code} ?selected=${c.code === form.country}>${c.name}${codes[c.code] ? ` (${leftToRight(`+${codes[c.code]}`)})` : ''}</option>`),
+  );
 }
 
 /** A sentence with a left-to-right value (a phone, an email) kept in order inside right-to-left text. */
@@ -93,7 +95,7 @@ function contactStep(v: OtpView, problem?: Problem) {
   const error = errorFor(field);
   return html`${v.heading(t.contactHeading)}
     <p part="message">${t.contactIntro}</p>
-    <form part="form" novalidate @submit=${prevent(() => form.submit())}>
+    <form part="form" novalidate @submit=${prevent(() => void form.submit())}>
       ${form.channels.length > 1
         ? html`<fieldset part="channels" class="channels">
             <legend>${t.channelLegend}</legend>
@@ -117,7 +119,7 @@ function contactStep(v: OtpView, problem?: Problem) {
             <div class="field grow">
               <label part="label" for="phone">${t.phoneLabel}</label>
               <div class="prefixed" dir="ltr">
-                <span part="prefix" class="prefix" aria-hidden="true">+${DIAL_CODES.get(form.country)}</span>
+                <span part="prefix" class="prefix" aria-hidden="true">+${form.dialCode ?? ''}</span>
                 <input id="phone" part="input" type="tel" inputmode="tel" autocomplete="tel-national" dir="ltr"
                   .value=${live(form.draft.phone)} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'contact-error' : nothing}
                   @input=${(e: Event) => form.update({ phone: (e.target as HTMLInputElement).value })} />

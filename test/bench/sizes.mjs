@@ -77,7 +77,7 @@ const GROUPS = [
   ['strings', /translations\//],
   ['styles', /styles\.js$/],
   ['templates', /templates\.js$|account-actions|failure-text/],
-  ['dial codes', /dial-codes/],
+  ['phone numbers', /dial-codes/],
   ['flows', /\.flow\.js$|flow-controller/],
   ['controllers', /controller|contact-form|country-list|webotp|recording|frame-sampler|snapshot|face-detector|resampler|voice-frames|voice-quality|frame-quality/],
   ['elements', /-verify\.js$|verify-element|biometric-element|define\.js$/],

@@ -1,4 +1,5 @@
 /** GET config, and the balance watch that hides paid channels when credits run low. */
+import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/max';
 import type { ConfigResponse, OtpChannel } from '../../core/protocol.js';
 import { json } from '../http.js';
 import type { ServiceClient } from '../service/types.js';
@@ -38,6 +39,11 @@ export function balanceWatch(options: ResolvedOptions, service: ServiceClient) {
   };
 }
 
+/** Each allowed country with its calling code, as the widget builds numbers from them. */
+function callingCodes(countries: string[] | undefined): Record<string, string> | null {
+  return countries ? Object.fromEntries(countries.map((c) => [c, getCountryCallingCode(c as CountryCode)])) : null;
+}
+
 export async function config(ctx: RequestContext, otp: Pick<OtpDeps, 'channels' | 'codeLength'>): Promise<Response> {
   const { options } = ctx;
   const user = await ctx.user();
@@ -47,7 +53,7 @@ export async function config(ctx: RequestContext, otp: Pick<OtpDeps, 'channels' 
   const has = async (kind: 'face' | 'voice') => Boolean(user && (await options.getReference?.(user, kind)));
   const body: ConfigResponse = {
     channels: available,
-    countries: options.allowedCountries ?? null,
+    countries: callingCodes(options.allowedCountries),
     codeLength: otp.codeLength(),
     resendCooldown: options.limits.resendCooldownSeconds,
     maxWrongCodes: options.limits.maxWrongCodes,

@@ -327,8 +327,7 @@ describe('<otp-verify> country picker', () => {
     const picker = $<HTMLSelectElement>(element, '#country');
     expect([...picker.options].map((o) => o.value)).to.deep.equal(['EG']);
     picker.focus();
-    await element.updateComplete;
-    expect(picker.options.length).to.be.greaterThan(200);
+    await waitUntil(() => picker.options.length > 200, 'every country, once the handler has said their calling codes');
     const names = [...picker.options].map((o) => o.textContent!.replace(/\s*\(.*$/, '').trim());
     expect(names).to.deep.equal([...names].sort(new Intl.Collator('en').compare));
     expect(picker.value).to.equal('EG');
@@ -353,5 +352,51 @@ describe('<otp-verify> country picker', () => {
     await element.updateComplete;
     expect(picker.value).to.equal('EG');
     expect(picker.options.length).to.be.greaterThan(200);
+  });
+
+  it('before the handler has said the calling codes, the country shows without one, and a number sent waits for them', async () => {
+    host = fakeHost({ 'send-otp': () => sent() });
+    let answer: (() => void) | undefined;
+    const late = (event: Event) => {
+      const request = event as Event & { detail: { route: string }; response?: Promise<Response> };
+      if (request.detail.route !== 'config') return;
+      request.response = new Promise((resolve) => (answer = () => resolve(new Response(JSON.stringify(CONFIG), { headers: { 'content-type': 'application/json' } }))));
+    };
+    document.addEventListener('verify-request', late);
+    try {
+      const element = await otpFixture();
+      await waitUntil(() => answer, 'config asked');
+      const picker = $<HTMLSelectElement>(element, '#country');
+      expect([...picker.options].map((o) => o.textContent!.trim())).to.deep.equal(['Saudi Arabia']);
+      expect($(element, '[part~="prefix"]').textContent).to.equal('+');
+      $(element, '#phone').focus();
+      await type('050 123 4567');
+      $<HTMLFormElement>(element, 'form').requestSubmit();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect([element.step, host.count('send-otp')]).to.deep.equal(['contact', 0]);
+      answer!();
+      await untilStep(element, 'code');
+      expect(host.calls.find((c) => c.route === 'send-otp')!.body.phone).to.equal('+966501234567');
+    } finally {
+      document.removeEventListener('verify-request', late);
+    }
+  });
+
+  it('when the handler gives no config, a number typed with its +code still goes, and a national one says what is missing', async () => {
+    host = fakeHost({ config: () => ({ network: true }), 'send-otp': () => sent() });
+    const element = await otpFixture();
+    await element.configLoaded;
+    const phone = $<HTMLInputElement>(element, '#phone');
+    phone.focus();
+    await type('0501234567');
+    $<HTMLFormElement>(element, 'form').requestSubmit();
+    await waitUntil(() => $(element, '[part~="error"]')?.textContent?.includes('with its country'), 'the field says why');
+    expect(host.count('send-otp')).to.equal(0);
+    phone.value = '';
+    phone.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    await type('+966 50 123 4567');
+    $<HTMLFormElement>(element, 'form').requestSubmit();
+    await untilStep(element, 'code');
+    expect(host.calls.find((c) => c.route === 'send-otp')!.body.phone).to.equal('+966501234567');
   });
 });

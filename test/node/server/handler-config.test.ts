@@ -13,7 +13,7 @@ describe('handler: config', () => {
       const res = await t.call('config', undefined, { user: 'u' });
       assert.deepEqual(res.json, {
         channels: ['sms', 'email'],
-        countries: ['SA', 'AE'],
+        countries: { SA: '966', AE: '971' },
         codeLength: 6,
         resendCooldown: 30,
         maxWrongCodes: 5,
