@@ -1,6 +1,21 @@
 /**
  * The Node entry (`verify-widgets/server/node`): serves the runtime-neutral handler from Node's
- * `http` server, Express or Connect. Everything else lives in `verify-widgets/server`, which
- * imports nothing from Node.
+ * `http` server, Express or Connect, and gives it Node's own means: a keep-alive `node:http` agent
+ * to the service and node:crypto. Everything else lives in `verify-widgets/server`, which imports
+ * nothing from Node.
  */
+import { createHandlerOn, type HandlerInput, type VerifyHandler } from './handler/index.js';
+import { createNodeFetch } from './node-fetch.js';
+import { nodeKeyedCrypto } from './node-crypto.js';
+
 export { toNodeListener, type NodeListener } from './node-adapter.js';
+export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
+
+/**
+ * `createVerifyHandler` of `verify-widgets/server`, calling the service with `createNodeFetch()`
+ * (unless given a `fetch`) and hashing and sealing with node:crypto: the same answers, for a
+ * fraction of the CPU.
+ */
+export function createVerifyHandler(input: HandlerInput): VerifyHandler {
+  return createHandlerOn({ fetch: createNodeFetch(), crypto: nodeKeyedCrypto }, input);
+}

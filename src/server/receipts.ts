@@ -7,6 +7,7 @@
 import { base64url, errors, jwtVerify, SignJWT } from 'jose';
 import { VERIFICATION_METHODS, type VerificationMethod } from '../core/protocol.js';
 import type { VerifyStore } from './store/store.js';
+import { hmacKey, keyedHash, webKeyedCrypto, type KeyedCrypto } from './keyed-crypto.js';
 
 export interface ReceiptClaims {
   /** Unique id: what single use is tracked by. */
@@ -32,19 +33,6 @@ export class ReceiptError extends Error {
 
 const encoder = new TextEncoder();
 
-/** One imported key per secret: importing costs more than signing. */
-const keys = new Map<string, Promise<CryptoKey>>();
-function keyFor(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-    keys.set(secret, key);
-  }
-  return key;
-}
-
-const hmac = async (secret: string, data: string) => new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), encoder.encode(data)));
-
 export function assertSecret(secret: unknown): asserts secret is string {
   if (typeof secret !== 'string' || encoder.encode(secret).length < 32) {
     throw new TypeError('receiptSecret must be a string of at least 32 bytes (for example 32 random bytes in hex)');
@@ -55,17 +43,17 @@ export function assertSecret(secret: unknown): asserts secret is string {
  * A keyed hash of a phone or email: stable for one secret, useless without it. Receipts and store
  * keys carry it instead of the identifier itself.
  */
-export async function hashIdentifier(identifier: string, secret: string): Promise<string> {
-  return base64url.encode((await hmac(secret, `identifier:${identifier}`)).subarray(0, 16));
+export function hashIdentifier(identifier: string, secret: string): Promise<string> {
+  return keyedHash(webKeyedCrypto, secret, identifier);
 }
 
 /** A keyed hash of a browser session id: what store keys and a guest's receipt (`session:<hash>`) carry. */
-export function hashSession(sessionId: string, secret: string): Promise<string> {
-  return hashIdentifier(`session:${sessionId}`, secret);
+export function hashSession(sessionId: string, secret: string, keyed: KeyedCrypto = webKeyedCrypto): Promise<string> {
+  return keyedHash(keyed, secret, `session:${sessionId}`);
 }
 
 export async function signReceipt(claims: ReceiptClaims, secret: string): Promise<string> {
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(await keyFor(secret));
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(await hmacKey(secret));
 }
 
 export interface VerifyReceiptOptions {
@@ -113,7 +101,7 @@ export async function verifyReceipt(token: unknown, options: VerifyReceiptOption
   const skew = options.clockSkewSeconds ?? 5;
   let claims: ReceiptClaims;
   try {
-    const verified = await jwtVerify<ReceiptClaims>(token, await keyFor(options.secret), {
+    const verified = await jwtVerify<ReceiptClaims>(token, await hmacKey(options.secret), {
       algorithms: ['HS256'],
       requiredClaims: ['jti', 'sub', 'iat', 'exp'],
       clockTolerance: skew,

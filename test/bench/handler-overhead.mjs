@@ -1,21 +1,22 @@
 #!/usr/bin/env node
-// The host handler's added latency over a direct call to the emulator, on loopback. The emulator
-// and the handler run in processes of their own; this one is the client. send-otp by email (free)
-// N times each way, one at a time, then 16 at a time for throughput. Figures, not a test.
+// The host handler's cost on loopback, beside a bare fetch proxy doing the least a server can
+// for the same send (bare-proxy.mjs), from the Node entry and from the runtime-neutral one. The
+// emulator and each server run in processes of their own (one core each); this one is the
+// client. send-otp by email (free) N times each way, one at a time (latency), then 16 at a time
+// (throughput, and the server's CPU time per request over that run). Figures, not a test.
 // Usage: node test/bench/handler-overhead.mjs [N]   (after npm run build)
 import { KEY, startEmulatorAndHandler } from './processes.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 300;
 const CONCURRENCY = 16;
-const { emulatorUrl, handlerUrl, stop } = await startEmulatorAndHandler();
+const { emulatorUrl, handlerUrl, bareProxyUrl, coreHandlerUrl, stop } = await startEmulatorAndHandler({ baselines: true });
 
 let i = 0;
 const body = () => JSON.stringify({ method: 'email', email: `bench${i++ % 500}@example.com` });
 const direct = () =>
   fetch(`${emulatorUrl}/send-otp`, { method: 'POST', headers: { 'X-Authorization': KEY, Accept: 'application/json', 'Content-Type': 'application/json' }, body: body() });
-const viaHandler = () =>
-  fetch(`${handlerUrl}/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(handlerUrl).origin }, body: body() });
+const through = (url) => () => fetch(`${url}/send-otp`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(url).origin }, body: body() });
 
 async function timeEach(call, count) {
   const times = [];
@@ -36,26 +37,38 @@ async function throughput(call, count) {
   return count / ((performance.now() - begin) / 1000);
 }
 
-const stats = async () => (await fetch(new URL('/__bench/stats', handlerUrl))).json();
+const stats = async (url) => (await fetch(new URL('/__bench/stats', url))).json();
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
-await timeEach(direct, WARMUP);
-await timeEach(viaHandler, WARMUP);
-await stats();
-const directTimes = await timeEach(direct, N);
-const handlerTimes = await timeEach(viaHandler, N);
-const ownWork = await stats();
-const rpsDirect = await throughput(direct, N);
-const rpsHandler = await throughput(viaHandler, N);
+/** Latency one at a time, then throughput with the server's CPU µs per request over that run. */
+async function measure(url) {
+  const call = url ? through(url) : direct;
+  await timeEach(call, WARMUP);
+  const times = await timeEach(call, N);
+  const own = url ? await stats(url) : undefined;
+  const rps = await throughput(call, N);
+  const cpu = url ? await stats(url) : undefined;
+  return { times, rps, ownTimes: own?.own, cpuPerRequest: cpu && cpu.cpuMicros / cpu.requests };
+}
+
+const rows = [
+  ['client -> emulator (direct)', await measure()],
+  ['client -> bare fetch proxy -> emulator', await measure(bareProxyUrl)],
+  ['client -> handler (core: fetch, Web Crypto)', await measure(coreHandlerUrl)],
+  ['client -> handler (Node entry) -> emulator', await measure(handlerUrl)],
+];
+const bare = rows[1][1].cpuPerRequest;
 
 const ms = (v) => v.toFixed(3).padStart(8);
-const row = (name, values, rps = '') => `| ${name.padEnd(44)} | ${ms(quantile(values, 0.5))} | ${ms(quantile(values, 0.99))} | ${String(rps).padStart(7)} |`;
-console.log(`Host handler on loopback: send-otp (email), ${N} sequential requests per row, Node ${process.version}`);
-console.log(`| ${'measure'.padEnd(44)} | ${'p50 ms'.padStart(8)} | ${'p99 ms'.padStart(8)} | ${'req/s'.padStart(7)} |`);
-console.log(`|${'-'.repeat(46)}|${'-'.repeat(10)}|${'-'.repeat(10)}|${'-'.repeat(9)}|`);
-console.log(row('client -> emulator (direct)', directTimes, rpsDirect.toFixed(0)));
-console.log(row('client -> handler -> emulator', handlerTimes, rpsHandler.toFixed(0)));
-console.log(row("handler's own work (its time less upstream)", ownWork));
-console.log(`(req/s: ${CONCURRENCY} in flight; the handler is one Node process, so one core)`);
+const cell = (v, width) => String(v ?? '').padStart(width);
+console.log(`Host handler on loopback: send-otp (email), ${N} requests per row, Node ${process.version}`);
+console.log(`| ${'measure'.padEnd(44)} | ${'p50 ms'.padStart(8)} | ${'p99 ms'.padStart(8)} | ${'req/s'.padStart(7)} | ${'CPU µs/req'.padStart(10)} | ${'× bare'.padStart(6)} |`);
+console.log(`|${'-'.repeat(46)}|${'-'.repeat(10)}|${'-'.repeat(10)}|${'-'.repeat(9)}|${'-'.repeat(12)}|${'-'.repeat(8)}|`);
+for (const [name, { times, rps, cpuPerRequest }] of rows) {
+  console.log(`| ${name.padEnd(44)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.99))} | ${cell(rps.toFixed(0), 7)} | ${cell(cpuPerRequest?.toFixed(0), 10)} | ${cell(cpuPerRequest && (cpuPerRequest / bare).toFixed(2), 6)} |`);
+}
+const own = rows[3][1].ownTimes;
+console.log(`| ${"handler's own work (its time less upstream)".padEnd(44)} | ${ms(quantile(own, 0.5))} | ${ms(quantile(own, 0.99))} | ${cell('', 7)} | ${cell('', 10)} | ${cell('', 6)} |`);
+console.log(`(req/s and CPU: ${CONCURRENCY} in flight; each server is one Node process, so one core; CPU is the server process's user + system time)`);
 
 stop();

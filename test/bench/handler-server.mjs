@@ -1,14 +1,21 @@
-// The handler under benchmark, in a process of its own (one core). It times each request's own
-// work, which is the whole time less the upstream call, and reports it at GET /__bench/stats.
-// Usage: node test/bench/handler-server.mjs EMULATOR_BASE_URL API_KEY
+// The handler under benchmark, in a process of its own (one core), on the Node path
+// (verify-widgets/server/node). It times each request's own work, which is the whole time less the
+// upstream call, and reports it with its CPU time at GET /__bench/stats.
+// Usage: node test/bench/handler-server.mjs EMULATOR_BASE_URL API_KEY [node|core]
 import { createServer } from 'node:http';
-import { createVerifyHandler } from '../../dist/server/index.js';
-import { toNodeListener } from '../../dist/server/node.js';
+import { createVerifyHandler as createCoreHandler } from '../../dist/server/index.js';
+import { createNodeFetch, createVerifyHandler, toNodeListener } from '../../dist/server/node.js';
+import { cpuStats } from './cpu-stats.mjs';
 
-const [baseUrl, apiKey] = process.argv.slice(2);
+const [baseUrl, apiKey, upstream = 'node'] = process.argv.slice(2);
 let upstreamMs = 0;
 let own = [];
-const handler = createVerifyHandler({
+// 'core': the runtime-neutral entry (Node's fetch, Web Crypto), for comparison. Node's own fetch
+// reads the answer when the handler does, so only the node:http one's time is the upstream's whole.
+const core = upstream === 'core';
+const nodeFetch = core ? fetch : createNodeFetch();
+const cpu = cpuStats();
+const handler = (core ? createCoreHandler : createVerifyHandler)({
   baseUrl,
   apiKey,
   basePath: '/verify',
@@ -27,16 +34,17 @@ const handler = createVerifyHandler({
     sendsPerSession: { max: 1e9, windowSeconds: 3600 },
     biometricAttempts: { max: 1e9, windowSeconds: 900 },
   },
+  // The Node path's own fetch, timed: it reads the answer whole, so its time is the upstream's.
   fetch: async (url, init) => {
     const start = performance.now();
-    const response = await fetch(url, init);
-    const body = await response.arrayBuffer();
+    const response = await nodeFetch(url, init);
     upstreamMs += performance.now() - start;
-    return new Response(body, { status: response.status, headers: response.headers });
+    return response;
   },
 });
 
 const timed = async (request, info) => {
+  cpu.count();
   const start = performance.now();
   upstreamMs = 0;
   const response = await handler(request, info);
@@ -46,7 +54,7 @@ const timed = async (request, info) => {
 const listener = toNodeListener(timed);
 const server = createServer((req, res) => {
   if (req.url !== '/__bench/stats') return listener(req, res);
-  res.end(JSON.stringify(own));
+  res.end(JSON.stringify({ own, ...cpu.take() }));
   own = [];
 });
 server.listen(0, '127.0.0.1', () => console.log(`handler http://127.0.0.1:${server.address().port}/verify`));

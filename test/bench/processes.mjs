@@ -15,16 +15,23 @@ async function start(args, pattern) {
   return { child, url: pattern.exec(output)[1] };
 }
 
-/** Both started (after `npm run build`); `stop()` ends both. */
-export async function startEmulatorAndHandler() {
+/**
+ * Both started (after `npm run build`); with `baselines`, beside them a bare fetch proxy and the
+ * handler of the runtime-neutral entry (Node's fetch, Web Crypto). `stop()` ends them all.
+ */
+export async function startEmulatorAndHandler({ baselines = false } = {}) {
   const emulator = await start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
   const handler = await start([here('./handler-server.mjs'), emulator.url, KEY], /handler (\S+)/);
+  const others = baselines
+    ? { bare: await start([here('./bare-proxy.mjs'), emulator.url, KEY], /bare proxy (\S+)/), core: await start([here('./handler-server.mjs'), emulator.url, KEY, 'core'], /handler (\S+)/) }
+    : {};
   return {
     emulatorUrl: emulator.url,
     handlerUrl: handler.url,
+    bareProxyUrl: others.bare?.url,
+    coreHandlerUrl: others.core?.url,
     stop() {
-      emulator.child.kill();
-      handler.child.kill();
+      for (const process of [emulator, handler, ...Object.values(others)]) process.child.kill();
     },
   };
 }

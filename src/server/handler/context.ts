@@ -1,6 +1,7 @@
 /** One request as the routes see it: checked origin, capped body, and who is asking. */
 import { readJsonObject, type RequestInfo } from '../http.js';
-import { hashIdentifier, hashSession } from '../receipts.js';
+import { hashSession } from '../receipts.js';
+import { keyedHash } from '../keyed-crypto.js';
 import { forwardedFor, networkOf } from './client-address.js';
 import { fail } from './errors.js';
 import type { ResolvedOptions } from './options.js';
@@ -74,7 +75,7 @@ export class RequestContext {
   sessionOrNull(): Promise<string | null> {
     this.#session ??= (async () => {
       const id = (await this.options.getSessionId?.(this.request)) ?? (await this.user());
-      return id ? hashSession(id, this.options.receiptSecret) : null;
+      return id ? hashSession(id, this.options.receiptSecret, this.options.crypto) : null;
     })();
     return this.#session;
   }
@@ -100,8 +101,9 @@ export class RequestContext {
     return network && this.hash(`ip:${network}`);
   }
 
+  /** The keyed hash of a value, as `hashIdentifier` makes it. */
   hash(value: string): Promise<string> {
-    return hashIdentifier(value, this.options.receiptSecret);
+    return keyedHash(this.options.crypto, this.options.receiptSecret, value);
   }
 }
 

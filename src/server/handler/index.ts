@@ -9,7 +9,7 @@ import { enroll, verifyBiometric } from './biometric-routes.js';
 import { balanceWatch, config } from './config-route.js';
 import { RequestContext } from './context.js';
 import { errorResponse, HandlerError, unavailable } from './errors.js';
-import { resolveOptions, type VerifyHandlerOptions } from './options.js';
+import { resolveOptions, type Runtime, type VerifyHandlerOptions } from './options.js';
 import { sendOtp, verifyOtp, type OtpDeps } from './otp-routes.js';
 import { isRoute, ROUTES, type Route } from '../../core/protocol.js';
 
@@ -24,11 +24,18 @@ export interface VerifyHandler extends FetchHandler {
  * imports the handler (`next build`) needs no secrets. Options refused then are said in the
  * server's log and answered 503 to the widget, and read again on the next request.
  */
-export function createVerifyHandler(input: VerifyHandlerOptions | (() => VerifyHandlerOptions | Promise<VerifyHandlerOptions>)): VerifyHandler {
-  if (typeof input !== 'function') return handlerFor(input);
+export function createVerifyHandler(input: HandlerInput): VerifyHandler {
+  return createHandlerOn({}, input);
+}
+
+export type HandlerInput = VerifyHandlerOptions | (() => VerifyHandlerOptions | Promise<VerifyHandlerOptions>);
+
+/** `createVerifyHandler` on a runtime's own fetch and crypto (the Node entry's). */
+export function createHandlerOn(runtime: Runtime, input: HandlerInput): VerifyHandler {
+  if (typeof input !== 'function') return handlerFor(input, runtime);
   let built: Promise<VerifyHandler> | undefined;
   const ready = () =>
-    (built ??= (async () => handlerFor(await input()))().catch((error: unknown) => {
+    (built ??= (async () => handlerFor(await input(), runtime))().catch((error: unknown) => {
       built = undefined;
       console.error(`verify handler: its options were refused: ${(error as Error)?.message ?? error}`);
       throw error;
@@ -47,8 +54,8 @@ export function createVerifyHandler(input: VerifyHandlerOptions | (() => VerifyH
   });
 }
 
-function handlerFor(input: VerifyHandlerOptions): VerifyHandler {
-  const options = resolveOptions(input);
+function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandler {
+  const options = resolveOptions(input, runtime);
   const service = createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, fetch: options.fetch });
   const channels = balanceWatch(options, service);
   // Unset, the code length is learnt from the codes the service accepts: it sends one length.

@@ -2,6 +2,7 @@
 import { OTP_CHANNELS, type BiometricKind, type OtpChannel, type VerificationMethod } from '../../core/protocol.js';
 import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { assertSecret } from '../receipts.js';
+import { webKeyedCrypto, type KeyedCrypto } from '../keyed-crypto.js';
 import { withDeadline } from '../store/deadline.js';
 import { MemoryStore } from '../store/memory.js';
 import type { VerifyStore } from '../store/store.js';
@@ -138,6 +139,8 @@ export interface VerifyHandlerOptions {
 export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 'trustProxy'> & {
   /** Proxy hops to trust; 0 trusts none. */
   trustProxy: number;
+  /** The runtime's keyed crypto (Web Crypto, or node:crypto's on the Node entry). */
+  crypto: KeyedCrypto;
   /** Says once that callers come with no address, so per-IP limits are off. */
   unknownClient(): void;
   basePath: string;
@@ -158,7 +161,13 @@ function once(run: () => void): () => void {
   };
 }
 
-export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
+/** What a runtime's entry gives the handler beneath the host's options: the Node entry's fetch and crypto. */
+export interface Runtime {
+  fetch?: typeof fetch;
+  crypto?: KeyedCrypto;
+}
+
+export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime = {}): ResolvedOptions {
   if (!options.baseUrl || !options.apiKey) throw new TypeError('baseUrl and apiKey are required');
   if (typeof options.getUser !== 'function') throw new TypeError('getUser(request) is required');
   assertSecret(options.receiptSecret);
@@ -173,9 +182,12 @@ export function resolveOptions(options: VerifyHandlerOptions): ResolvedOptions {
   }
   return {
     ...options,
+    fetch: options.fetch ?? runtime.fetch,
+    crypto: runtime.crypto ?? webKeyedCrypto,
     basePath: (options.basePath ?? '').replace(/\/+$/, ''),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    store: withDeadline(options.store ?? new MemoryStore(), options.storeTimeoutMs ?? 500),
+    // Memory answers at once: only a store across a network gets a deadline (and its timers).
+    store: options.store ? withDeadline(options.store, options.storeTimeoutMs ?? 500) : new MemoryStore(),
     allowedChannels,
     allowedCountries,
     fallbackChannel: options.fallbackChannel !== undefined ? options.fallbackChannel : allowedChannels.includes('email') ? 'email' : null,

@@ -1,6 +1,7 @@
 import express from 'express';
-import { createVerifyHandler, ReceiptError } from 'verify-widgets/server';
-import { toNodeListener } from 'verify-widgets/server/node';
+import { ReceiptError } from 'verify-widgets/server';
+// On Node: the handler reaches the service through a keep-alive node:http agent.
+import { createVerifyHandler, toNodeListener } from 'verify-widgets/server/node';
 
 const verify = createVerifyHandler({
   baseUrl: process.env.SERVICE_BASE_URL,

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createVerifyHandler } from '../../../src/server/index.js';
-import { toNodeListener } from '../../../src/server/node.js';
+// The Node entry's handler: its calls to the service go through createNodeFetch.
+import { createVerifyHandler, toNodeListener } from '../../../src/server/node.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY } from '../helpers.js';
 import { SECRET } from './handler-setup.js';
