@@ -7,7 +7,7 @@ import { createServiceClient, ServiceError } from '../../../src/server/index.js'
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY } from '../helpers.js';
 import { SECRET } from './handler-setup.js';
-import { keyedHash, webKeyedCrypto } from '../../../src/server/keyed-crypto.js';
+import { keyedHash, webKeyedCrypto, type KeyedCrypto } from '../../../src/server/keyed-crypto.js';
 import { nodeKeyedCrypto } from '../../../src/server/node-crypto.js';
 
 describe('createNodeFetch: the Node path to the service', () => {
@@ -104,7 +104,8 @@ describe('node:crypto beside Web Crypto: one store, two runtimes', () => {
 
   it('opens what the other sealed, and nothing altered or sealed under another secret', async () => {
     const plain = JSON.stringify({ method: 'sms', identifier: '+966501234567', sentAt: 1 });
-    for (const [seal, open] of [[webKeyedCrypto, nodeKeyedCrypto], [nodeKeyedCrypto, webKeyedCrypto]]) {
+    const pairs: [KeyedCrypto, KeyedCrypto][] = [[webKeyedCrypto, nodeKeyedCrypto], [nodeKeyedCrypto, webKeyedCrypto]];
+    for (const [seal, open] of pairs) {
       const sealed = await seal.seal(SECRET, plain);
       assert.doesNotMatch(sealed, /966/);
       assert.equal(await open.open(SECRET, sealed), plain);
