@@ -297,6 +297,7 @@ describe('<otp-verify> phone typed in Arabic digits', () => {
   it('a typed +٩٧١… switches the country and is sent as the same E.164 as its ASCII twin', async () => {
     host = fakeHost({ 'send-otp': () => sent() });
     const element = await otpFixture('ar');
+    await element.configLoaded; // the calling codes a dialed + is matched against
     const phone = $<HTMLInputElement>(element, '#phone');
     phone.focus();
     await type('+٩٧١٥٠١٢٣٤٥٦٧');
@@ -310,6 +311,9 @@ describe('<otp-verify> phone typed in Arabic digits', () => {
   it('the dial codes in the Arabic country list keep their order', async () => {
     host = fakeHost({});
     const element = await otpFixture('ar');
+    // The codes come with the handler's config.
+    await element.configLoaded;
+    await element.updateComplete;
     const option = $<HTMLSelectElement>(element, '#country').selectedOptions[0]!;
     expect(option.textContent).to.contain('(\u2066+966\u2069)');
   });
@@ -337,10 +341,12 @@ describe('<otp-verify> country picker', () => {
   it('a digit typed in the phone field leaves the options alone; a dialed code moves the choice', async () => {
     host = fakeHost({});
     const element = await otpFixture('en');
+    await element.configLoaded;
     const picker = $<HTMLSelectElement>(element, '#country');
     picker.focus();
     await element.updateComplete;
     const first = picker.options[10]!;
+    expect(first).to.exist;
     const phone = $<HTMLInputElement>(element, '#phone');
     phone.focus();
     await type('50123');
