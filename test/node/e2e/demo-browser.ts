@@ -83,9 +83,17 @@ export async function press(page: Page, tag: string, part: string): Promise<void
   await page.evaluate((t, p) => document.querySelector<any>(t).shadowRoot.querySelector(`[part~="${p}"]`).click(), tag, part);
 }
 
-/** Waits until the widget reaches `step`. */
+/** Waits until the widget reaches `step`; else says where it stayed and what it showed. */
 export async function untilStep(page: Page, tag: string, step: string, timeout = 15_000): Promise<void> {
-  await page.waitForFunction((t, s) => document.querySelector<any>(t)?.step === s, { timeout }, tag, step);
+  try {
+    await page.waitForFunction((t, s) => document.querySelector<any>(t)?.step === s, { timeout }, tag, step);
+  } catch (error) {
+    const seen = await page.evaluate((t) => {
+      const element = document.querySelector<any>(t);
+      return `step ${element?.step}: ${element?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
+    }, tag);
+    throw new Error(`<${tag}> did not reach ${step} within ${timeout} ms; ${seen}`, { cause: error });
+  }
 }
 
 /** Picks the demo's user, and waits until the demo has started its face and voice widgets again for them. */
