@@ -16,6 +16,11 @@ function named(language: string, codes: readonly string[]): Country[] {
   return codes.map((code) => ({ code, name: names.of(code) ?? code }));
 }
 
+function sortedByName(language: string, countries: Country[]): Country[] {
+  const { compare } = new Intl.Collator(language);
+  return countries.sort((a, b) => compare(a.name, b.name));
+}
+
 /**
  * When `all`, every one of `codes` (or the chosen one, until there are codes) named and sorted;
  * else the chosen one alone under its code, as a page's first use of ICU's region names costs
@@ -26,8 +31,7 @@ export function countryList(language: string, codes: readonly string[], chosen: 
   const key = `${all ? language : ''} ${shown.join(' ')}`;
   let list = lists.get(key);
   if (!list) {
-    const { compare } = new Intl.Collator(language);
-    list = all ? named(language, shown).sort((a, b) => compare(a.name, b.name)) : shown.map((code) => ({ code, name: code }));
+    list = all ? sortedByName(language, named(language, shown)) : shown.map((code) => ({ code, name: code }));
     lists.set(key, list);
   }
   return list;

@@ -17,16 +17,16 @@ export interface KeyedCrypto {
 
 const encoder = new TextEncoder();
 
-function memo<T>(make: (secret: string) => Promise<T>): (secret: string) => Promise<T> {
-  const made = new Map<string, Promise<T>>();
+/** What `make` gives for a secret, made once per secret (keys cost more to derive than to use). */
+export function memo<T>(make: (secret: string) => T): (secret: string) => T {
+  const made = new Map<string, T>();
   return (secret) => {
-    let value = made.get(secret);
-    if (!value) made.set(secret, (value = make(secret)));
-    return value;
+    if (!made.has(secret)) made.set(secret, make(secret));
+    return made.get(secret)!;
   };
 }
 
-/** One imported key per secret: importing costs more than signing. Receipts are signed with it too. */
+/** The HMAC key of a secret; receipts are signed with it too. */
 export const hmacKey = memo((secret) => crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
 
 const sealKey = memo(async (secret) =>

@@ -3,10 +3,9 @@
  * instance and an edge one share a store), made synchronously, with no job per call.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import type { KeyedCrypto } from './keyed-crypto.js';
+import { memo, type KeyedCrypto } from './keyed-crypto.js';
 
-const sealKeys = new Map<string, Buffer>();
-const sealKey = (secret: string) => sealKeys.get(secret) ?? sealKeys.set(secret, createHash('sha256').update(`pending:${secret}`).digest()).get(secret)!;
+const sealKey = memo((secret) => createHash('sha256').update(`pending:${secret}`).digest());
 const TAG = 16;
 
 export const nodeKeyedCrypto: KeyedCrypto = {

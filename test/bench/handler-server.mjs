@@ -34,7 +34,7 @@ const handler = (core ? createCoreHandler : createVerifyHandler)({
     sendsPerSession: { max: 1e9, windowSeconds: 3600 },
     biometricAttempts: { max: 1e9, windowSeconds: 900 },
   },
-  // The Node path's own fetch, timed: it reads the answer whole, so its time is the upstream's.
+  // The upstream call, timed.
   fetch: async (url, init) => {
     const start = performance.now();
     const response = await nodeFetch(url, init);

@@ -31,7 +31,7 @@ export async function startEmulatorAndHandler({ baselines = false } = {}) {
     bareProxyUrl: others.bare?.url,
     coreHandlerUrl: others.core?.url,
     stop() {
-      for (const process of [emulator, handler, ...Object.values(others)]) process.child.kill();
+      for (const started of [emulator, handler, ...Object.values(others)]) started.child.kill();
     },
   };
 }
