@@ -8,8 +8,9 @@ import { dirname, extname, join, normalize } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY } from '../dist/emulator/index.js';
-import { createServiceClient, createVerifyHandler } from '../dist/server/index.js';
-import { toNodeListener } from '../dist/server/node.js';
+import { createServiceClient } from '../dist/server/index.js';
+// A Node server, so the Node entry's handler: keep-alive node:http to the service, node:crypto.
+import { createVerifyHandler, toNodeListener } from '../dist/server/node.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 // The face detector's weights, served from the package that brings them: never from a CDN.
