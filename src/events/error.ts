@@ -1,3 +1,4 @@
+import type { VerifyMetrics } from './metrics.js';
 import type { DeviceFailure, ErrorCode } from '../core/protocol.js';
 
 export interface VerifyErrorDetail {
@@ -8,6 +9,8 @@ export interface VerifyErrorDetail {
   readonly retryAfter?: number;
   /** The host's HTTP status; 0 when no answer came (the network, the deadline, a device). */
   readonly status: number;
+  /** The way to this outcome: its time and attempts, and on a device failure the device. */
+  readonly metrics: VerifyMetrics;
 }
 
 /** Something other than the person failed: the camera or microphone, the network, the host, a limit. */

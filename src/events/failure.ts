@@ -1,3 +1,4 @@
+import type { VerifyMetrics } from './metrics.js';
 import type { FailureCode } from '../core/protocol.js';
 
 export interface VerifyFailureDetail {
@@ -6,6 +7,8 @@ export interface VerifyFailureDetail {
   readonly message: string;
   /** Wrong codes or comparisons left, when the host said. */
   readonly attemptsLeft?: number;
+  /** The way to this outcome: its time, attempts, resends or retakes; never personal data. */
+  readonly metrics: VerifyMetrics;
 }
 
 /** The person did not pass: a wrong or expired code, too many tries, no match. */

@@ -5,6 +5,7 @@ export { VerifyFailureEvent, type VerifyFailureDetail } from './failure.js';
 export { VerifyErrorEvent, type VerifyErrorDetail } from './error.js';
 export { VerifyRequestEvent, type VerifyRequestDetail } from './request.js';
 export { VerifyEnrolledEvent, type VerifyEnrolledDetail } from './enrolled.js';
+export type { VerifyMetrics, CodeEntry } from './metrics.js';
 
 import type { VerifyStepChangeEvent } from './step-change.js';
 import type { VerifyCodeSentEvent } from './code-sent.js';

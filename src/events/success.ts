@@ -1,3 +1,4 @@
+import type { VerifyMetrics } from './metrics.js';
 import type { VerificationMethod } from '../core/protocol.js';
 
 export interface VerifySuccessDetail {
@@ -5,6 +6,8 @@ export interface VerifySuccessDetail {
   /** Signed, single-use proof for your server's `verifyReceipt`. */
   readonly receipt: string;
   readonly expiresAt: string | null;
+  /** The way to this outcome: its time, attempts, resends or retakes; never personal data. */
+  readonly metrics: VerifyMetrics;
 }
 
 /**

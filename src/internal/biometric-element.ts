@@ -31,7 +31,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   #blocked = false;
 
   /** @internal The widget's flow, which takes the sample's outcome, an account problem and a start over as events of its own. */
-  abstract override readonly flow: { readonly step: Step; send(event: SampleEvent): void };
+  abstract override readonly flow: { readonly step: Step; send(event: SampleEvent): void; readonly entered: ReadonlyMap<string, { count: number; last: { step: string; source?: 'camera' | 'file' } }> };
 
   /**
    * Stops before the camera or microphone when nobody is signed in, nothing is registered, or (to
@@ -90,7 +90,14 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   protected reportDeviceFailure(reason: DeviceFailure): void {
     const message = failureText(this.t, this.language, this.device, { reason });
     this.announce(message);
-    this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0 }));
+    this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0, metrics: { ...this.metrics(), device: this.device } }));
+  }
+
+  /** Samples sent, samples taken again (a photo framed, a recording made), and where a photo came from. */
+  protected measure() {
+    const source = this.flow.entered.get('uploading')?.last.source;
+    const taken = this.entries((this.kind === 'face' ? 'preview' : 'recording') as Step);
+    return { attempts: this.entries('uploading' as Step), retakes: Math.max(0, taken - 1), ...(source ? { capture: source } : {}) };
   }
 
   /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went (`said`, on success). */

@@ -16,8 +16,12 @@ export interface FlowEffects<State extends { step: string }> {
   change?: (state: State, before: State) => void;
 }
 
+/** How often a flow entered each step, with the state it held the first and the last time: what the outcome events count. */
+export type Entered<State extends { step: string }> = Map<State['step'], { count: number; first: State; last: State }>;
+
 export class FlowController<State extends { step: string }, Event> {
   #state: State;
+  readonly entered: Entered<State> = new Map();
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -44,6 +48,8 @@ export class FlowController<State extends { step: string }, Event> {
     this.#state = state;
     this.host.requestUpdate();
     if (state.step !== before.step) {
+      const { count = 0, first = state } = this.entered.get(state.step) ?? {};
+      this.entered.set(state.step, { count: count + 1, first, last: state });
       const leave = this.effects.leave?.[before.step as State['step']] as ((state: State, before: State) => void) | undefined;
       const enter = this.effects.enter?.[state.step as State['step']] as ((state: State, before: State) => void) | undefined;
       leave?.(state, before);

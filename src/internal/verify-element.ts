@@ -14,6 +14,7 @@ import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/pro
 import { RequestController } from './request-controller.js';
 import { directionOf, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
 import type { CommonStrings } from '../translations/en/common.js';
+import type { VerifyMetrics } from '../events/metrics.js';
 
 export interface Proof {
   receipt: string;
@@ -70,8 +71,9 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   #receipt = '';
   #renderedStep: Step | null = null;
 
-  /** @internal The widget's flow: its step and the events that move it. */
-  abstract readonly flow: { readonly step: Step };
+  /** @internal The widget's flow: its step, the events that move it, and the steps it entered. */
+  abstract readonly flow: { readonly step: Step; readonly entered: ReadonlyMap<string, { count: number }> };
+  #shownAt?: number;
 
   /** The current step; also the custom state `:state(<step>)` and the `verify-step-change` event. */
   get step(): Step {
@@ -129,11 +131,26 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
    */
   protected reportProblem(error: HostError, message: string): void {
     const { code, extra, status } = error;
+    const metrics = this.metrics();
     this.dispatchEvent(
       isFailureCode(code)
-        ? new VerifyFailureEvent({ code, message, attemptsLeft: extra.attemptsLeft })
-        : new VerifyErrorEvent({ code, message, retryAfter: extra.retryAfter, status }),
+        ? new VerifyFailureEvent({ code, message, attemptsLeft: extra.attemptsLeft, metrics })
+        : new VerifyErrorEvent({ code, message, retryAfter: extra.retryAfter, status, metrics }),
     );
+  }
+
+  /** This widget's own counts for the outcome events: attempts, and resends or retakes. */
+  protected abstract measure(): Omit<VerifyMetrics, 'elapsedMs'>;
+
+  /** What the outcome events tell a product team: the time since the first step was on screen, and the counts. */
+  protected metrics(): VerifyMetrics {
+    const now = performance.now();
+    return { elapsedMs: Math.round(now - (this.#shownAt ?? now)), ...this.measure() };
+  }
+
+  /** How many times the flow entered `step`. */
+  protected entries(step: Step): number {
+    return this.flow.entered.get(step)?.count ?? 0;
   }
 
   /**
@@ -143,7 +160,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   protected succeeded(method: VerifySuccessDetail['method'], { receipt, expiresAt }: Proof, text: string): void {
     this.#setReceipt(receipt);
     this.announce(text);
-    this.dispatchEvent(new VerifySuccessEvent({ method, receipt, expiresAt }));
+    this.dispatchEvent(new VerifySuccessEvent({ method, receipt, expiresAt, metrics: this.metrics() }));
   }
 
   #setReceipt(receipt: string): void {
@@ -207,6 +224,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     if (step === this.#renderedStep) return;
     const previous = this.#renderedStep;
     this.#renderedStep = step;
+    this.#shownAt ??= performance.now();
     try {
       if (previous) this.internals.states.delete(previous);
       this.internals.states.add(step);

@@ -21,6 +21,7 @@
  * Does not own: the boxes drawn over it (the element renders them from `value` and `selection`),
  * the request, the WebOTP request, the wording of errors.
  */
+import type { CodeEntry } from '../events/metrics.js';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { digitsOf, findCode, MAX_CODE_LENGTH } from './find-code.js';
 
@@ -61,6 +62,9 @@ export class CodeFieldController implements ReactiveController {
     this.message.slot = 'code-message';
     host.addController(this);
   }
+
+  /** How the code came into the field, for the outcome events; WebOTP says so itself. */
+  entry: CodeEntry = 'typed';
 
   get value(): string {
     return this.input.value;
@@ -194,6 +198,7 @@ export class CodeFieldController implements ReactiveController {
     const previous = this.#accepted;
     // Autofill sends no inputType, iOS "From Messages" a replacement: both put in a whole value.
     const whole = type === '' || type === 'insertReplacementText';
+    this.entry = type === 'insertFromPaste' ? 'pasted' : whole ? 'autofilled' : 'typed';
     const { inserted, at } = whole ? { inserted: raw, at: 0 } : insertion(previous, raw);
     const code = findCode(inserted, this.#length);
     if (code) return this.#accept(code, code.length, true);
@@ -210,6 +215,7 @@ export class CodeFieldController implements ReactiveController {
     const text = event.clipboardData?.getData('text');
     if (!text) return;
     event.preventDefault();
+    this.entry = 'pasted';
     const code = findCode(text, this.#length);
     if (code) return this.#accept(code, code.length, true);
     // A part of a code: inserted at the caret, over the selection, within the code's length.

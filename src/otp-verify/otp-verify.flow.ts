@@ -3,6 +3,8 @@
  * so every path can be tested on its own. The element performs the requests each step implies.
  */
 import type { ErrorCode, OtpChannel, OtpStep, StepsOf } from '../core/protocol.js';
+import type { CodeEntry, VerifyMetrics } from '../events/metrics.js';
+import type { Entered } from '../internal/flow-controller.js';
 
 /** Where a code goes. Neither phone nor email: the code the handler holds for this session. */
 export interface Contact {
@@ -144,4 +146,16 @@ function verifyFailed(state: Extract<OtpState, { step: 'verifying' }>, problem: 
     default:
       return { step: 'failure', contact, to, problem, retry: 'restart' };
   }
+}
+
+/** The counts `<otp-verify>`'s outcome events carry, from the steps the flow entered. */
+export function otpMeasure(state: OtpState, entered: Entered<OtpState>, entry: CodeEntry): Omit<VerifyMetrics, 'elapsedMs'> {
+  const channel = state.contact?.method;
+  const first = entered.get('sending')?.first;
+  return {
+    attempts: entered.get('verifying')?.count ?? 0,
+    resends: Math.max(0, (entered.get('sending')?.count ?? 0) - 1),
+    ...(channel ? { channel, fallback: first?.step === 'sending' && first.contact.method !== channel } : {}),
+    entry,
+  };
 }

@@ -10,7 +10,7 @@ import { FlowController } from '../internal/flow-controller.js';
 import { SmsCodeController } from './webotp.js';
 import { CodeFieldController } from './code-field-controller.js';
 import { ContactForm } from './contact-form.js';
-import { contactFields, initialState, transition, type Contact, type OtpEvent, type OtpState, type Problem, type OtpStep } from './otp-verify.flow.js';
+import { contactFields, initialState, otpMeasure, transition, type Contact, type OtpEvent, type OtpState, type Problem, type OtpStep } from './otp-verify.flow.js';
 import { styles } from './otp-verify.styles.js';
 import { codeFieldWords, problemText, renderOtpStep, type OtpView } from './otp-verify.templates.js';
 import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
@@ -83,10 +83,8 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   /** Countries offered, space-separated; narrowed further by the host handler's config. */
   countries = '';
 
-  /** @internal */
-  readonly contactForm = new ContactForm(this, { submit: (contact) => this.flow.send({ type: 'send', contact }), invalid: (message) => this.announce(message) });
-  /** @internal */
-  readonly codeField: CodeFieldController = new CodeFieldController(this, {
+  /** @internal */ readonly contactForm = new ContactForm(this, { submit: (contact) => this.flow.send({ type: 'send', contact }), invalid: (message) => this.announce(message) });
+  /** @internal */ readonly codeField: CodeFieldController = new CodeFieldController(this, {
     submit: (code) => this.flow.send({ type: 'submit', code }),
     incomplete: () => this.announce(this.t.codeIncomplete),
     shown: () => this.step === 'code',
@@ -130,6 +128,10 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
 
   protected renderStep() {
     return renderOtpStep(this);
+  }
+
+  protected measure() {
+    return otpMeasure(this.flow.state, this.flow.entered, this.codeField.entry);
   }
 
   protected override focusTarget(): HTMLElement | null {

@@ -2,6 +2,7 @@
  * WebOTP: where the browser has it (Chrome on Android), asks it for the code of an incoming SMS
  * whose last line is "@host #code". Resolves undefined when unsupported, refused or aborted.
  */
+import type { CodeEntry } from '../events/metrics.js';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 export async function receiveSmsCode(signal: AbortSignal): Promise<string | undefined> {
@@ -22,7 +23,7 @@ export class SmsCodeController implements ReactiveController {
 
   constructor(
     host: ReactiveControllerHost,
-    private readonly field: { value: string; submit(): void },
+    private readonly field: { value: string; entry: CodeEntry; submit(): void },
   ) {
     host.addController(this);
   }
@@ -34,6 +35,7 @@ export class SmsCodeController implements ReactiveController {
     void receiveSmsCode(request.signal).then((code) => {
       if (!code || request.signal.aborted) return;
       this.field.value = code;
+      this.field.entry = 'webotp';
       this.field.submit();
     });
   }
