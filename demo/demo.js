@@ -1,8 +1,15 @@
-// Live development outbox and balance. External file, so the page runs under a strict CSP.
+// The demo host's pieces on the pages that carry live widgets: the sign-in picker, the emulator's
+// balance, the live development outbox, and the face detector. A file, not inline script, so that
+// every page runs under a strict CSP.
 import { modelFaceDetector } from '/dist/cdn/face-detector.js';
 
+// Where the browser has no FaceDetector of its own, the quality gate uses the model-based one,
+// loaded when the camera first shows a frame; one detector serves every <face-verify>.
+const detector = modelFaceDetector({ modelUrl: '/models/' });
+export const withDetector = (element) => Object.assign(element, { detector: element.detector ?? detector });
+document.querySelectorAll('face-verify').forEach(withDetector);
+
 const list = document.getElementById('outbox');
-const empty = document.getElementById('outbox-empty');
 
 function show(message) {
   const item = document.createElement('li');
@@ -18,7 +25,7 @@ function show(message) {
   text.textContent = message.text;
   item.append(meta, code, text);
   list.prepend(item);
-  empty.hidden = true;
+  document.getElementById('outbox-empty').hidden = true;
   refreshBalance();
 }
 
@@ -27,10 +34,6 @@ async function refreshBalance() {
   if (response.ok) document.getElementById('balance').textContent = (await response.json()).balance;
 }
 
-// The demo "session": a real host takes the user from its own sign-in.
-const picker = document.getElementById('user');
-picker.value = document.cookie.match(/demo_user=(\w+)/)?.[1] ?? '';
-document.body.dataset.user = picker.value;
 async function showEnrolment() {
   const config = await (await fetch('/api/verify/config')).json();
   const mark = (yes) => (yes ? 'registered' : 'not registered');
@@ -38,36 +41,46 @@ async function showEnrolment() {
     ? `Face ${mark(config.enrolled.face)} · voice ${mark(config.enrolled.voice)}`
     : 'Sign in to enrol a face or a voice.';
 }
-picker.addEventListener('change', async () => {
-  // Says whose widgets are on the page: nobody's until they have started again.
-  delete document.body.dataset.user;
-  await fetch('/demo/user', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: picker.value || null }) });
-  // As after a real sign-in: the face and voice widgets start again, for the person now signed in.
-  for (const kind of ['face', 'voice']) freshWidget(kind, document.querySelector(`#${kind}-mode input:checked`).value);
-  document.body.dataset.user = picker.value;
-  showEnrolment();
-});
-// Widgets say when something changed; the enrolment line follows.
-document.addEventListener('verify-success', showEnrolment);
-document.addEventListener('verify-enrolled', showEnrolment);
 
-// Where the browser has no FaceDetector of its own, the quality gate uses the model-based one,
-// loaded when the camera first shows a frame; one detector serves every <face-verify>.
-const detector = modelFaceDetector({ modelUrl: '/models/' });
-const withDetector = (element) => Object.assign(element, { detector: element.detector ?? detector });
-withDetector(document.querySelector('face-verify'));
+/** A new widget of this kind, in this mode, in place of the one in the home page's slot. */
+function freshWidget(kind, mode) {
+  const slot = document.querySelector(`[data-widget="${kind}-verify"]`);
+  if (!slot) return;
+  const element = Object.assign(document.createElement(`${kind}-verify`), { endpoint: '/api/verify', mode });
+  slot.replaceChildren(kind === 'face' ? withDetector(element) : element);
+}
+
+/** Says whose widgets are on the page (for the tests), once a sign-in has started them again. */
+const signedIn = (user) => (document.body.dataset.user = user);
+
+// The demo "session": a real host takes the user from its own sign-in.
+const picker = document.getElementById('user');
+if (picker) {
+  picker.value = document.cookie.match(/demo_user=(\w+)/)?.[1] ?? '';
+  signedIn(picker.value);
+  picker.addEventListener('change', async () => {
+    delete document.body.dataset.user;
+    await fetch('/demo/user', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: picker.value || null }) });
+    // As after a real sign-in: the face and voice widgets start again, for the person now signed in.
+    for (const kind of ['face', 'voice']) freshWidget(kind, document.querySelector(`#${kind}-mode input:checked`)?.value ?? 'enroll');
+    document.dispatchEvent(new CustomEvent('demo-signed-in'));
+    signedIn(picker.value);
+    showEnrolment();
+  });
+  // Widgets say when something changed; the enrolment line follows.
+  document.addEventListener('verify-success', showEnrolment);
+  document.addEventListener('verify-enrolled', showEnrolment);
+  showEnrolment();
+}
 
 // Register, then verify: a fresh widget in the chosen mode.
-function freshWidget(kind, mode) {
-  const element = Object.assign(document.createElement(`${kind}-verify`), { endpoint: '/api/verify', mode });
-  document.querySelector(`[data-widget="${kind}-verify"]`).replaceChildren(kind === 'face' ? withDetector(element) : element);
-}
 for (const kind of ['face', 'voice']) {
-  document.getElementById(`${kind}-mode`).addEventListener('change', (event) => freshWidget(kind, event.target.value));
+  document.getElementById(`${kind}-mode`)?.addEventListener('change', (event) => freshWidget(kind, event.target.value));
 }
-showEnrolment();
 
-const { messages } = await (await fetch('/__emulator/messages')).json();
-messages.reverse().forEach(show);
-new EventSource('/__emulator/messages/stream').addEventListener('message', (event) => show(JSON.parse(event.data)));
-refreshBalance();
+if (list) {
+  const { messages } = await (await fetch('/__emulator/messages')).json();
+  messages.reverse().forEach(show);
+  new EventSource('/__emulator/messages/stream').addEventListener('message', (event) => show(JSON.parse(event.data)));
+  refreshBalance();
+}

@@ -1,4 +1,5 @@
-// The demo host: a page, the host handler mounted at /api/verify, and the emulator behind it.
+// The demo host, which is also the documentation site: the pages of demo/pages/ (three of them
+// with live widgets), the host handler mounted at /api/verify, and the emulator behind it.
 // Ports come from PORT and EMULATOR_PORT (0 picks free ones); QUIRKS=1 turns every live quirk on in
 // the emulator, QUIRKS=live the latest observed mix, QUIRKS=face-422,string-balance the ones named.
 import { createServer } from 'node:http';
@@ -11,11 +12,12 @@ import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY } from '../dist/emu
 import { createServiceClient } from '../dist/server/index.js';
 // A Node server, so the Node entry's handler: keep-alive node:http to the service, node:crypto.
 import { createVerifyHandler, toNodeListener } from '../dist/server/node.js';
+import { pageAt, renderPage } from './site.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 // The face detector's weights, served from the package that brings them: never from a CDN.
 const models = join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'model');
-const TYPES = { '.bin': 'application/octet-stream', '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const TYPES = { '.bin': 'application/octet-stream', '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.webp': 'image/webp' };
 /** The demo's "accounts": a real host takes the user from its own sign-in. */
 export const DEMO_USERS = ['amina', 'omar', 'sara'];
 
@@ -70,7 +72,10 @@ const server = createServer(async (req, res) => {
     if (url.pathname.startsWith('/demo/')) return await demoRoute(req, res, url.pathname);
     if (url.pathname.startsWith('/models/tiny_face_detector_model')) return await sendFile(res, join(models, url.pathname.slice('/models/'.length)), models);
     if (url.pathname.startsWith('/dist/')) return await sendFile(res, join(root, '..', url.pathname), join(root, '..', 'dist'));
-    await sendFile(res, join(root, url.pathname === '/' ? 'index.html' : url.pathname), root);
+    const page = pageAt(url.pathname);
+    if (page) return send(res, 200, await renderPage(page), TYPES['.html']);
+    if (url.pathname.endsWith('.md') || url.pathname.endsWith('.mjs')) return send(res, 404, 'Not found');
+    await sendFile(res, join(root, url.pathname), root);
   } catch (error) {
     if (error.code === 'ENOENT' || error.code === 'EISDIR') return send(res, 404, 'Not found');
     // The service's own words (or an internal error's) stay in the server's log, never in the page.

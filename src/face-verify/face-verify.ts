@@ -19,10 +19,10 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @summary Selfie verification: priming, camera preview with a face guide, quality gate, review, upload.
  *
  * @fires verify-step-change - The step changed: `{step, previous}`.
- * @fires verify-success - Verified: `{method: 'face', receipt, expiresAt}`; check the receipt on your server.
+ * @fires verify-success - Verified: `{method: 'face', receipt, expiresAt, metrics}`; check the receipt on your server.
  * @fires verify-enrolled - The face was registered (mode="enroll"): `{kind: 'face'}`.
- * @fires verify-failure - The face did not match: `{code, message, attemptsLeft}`.
- * @fires verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status}`.
+ * @fires verify-failure - The face did not match: `{code, message, attemptsLeft, metrics}`.
+ * @fires verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
  *
  * @csspart base - The whole widget.

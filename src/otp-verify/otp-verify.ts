@@ -22,9 +22,9 @@ import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
  *
  * @fires verify-step-change - The step changed: `{step, previous}`.
  * @fires verify-code-sent - A code went out: `{method, to, resendAfter}`.
- * @fires verify-success - Verified: `{method, receipt, expiresAt}`; check the receipt on your server.
- * @fires verify-failure - A wrong, expired or exhausted code: `{code, message, attemptsLeft}`.
- * @fires verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status}`.
+ * @fires verify-success - Verified: `{method, receipt, expiresAt, metrics}`; check the receipt on your server.
+ * @fires verify-failure - A wrong, expired or exhausted code: `{code, message, attemptsLeft, metrics}`.
+ * @fires verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
  *
  * @slot code - The code input; the element adds one, when the code step first appears, if the page gives none (so server-rendered markup is unchanged until then). It stays in the light DOM, where autofill can see it.

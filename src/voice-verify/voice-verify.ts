@@ -18,10 +18,10 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
  * @summary Voice verification: priming, a prompt to read, recording with a level meter, quality gate, review, upload.
  *
  * @fires verify-step-change - The step changed: `{step, previous}`.
- * @fires verify-success - Verified: `{method: 'voice', receipt, expiresAt}`; check the receipt on your server.
+ * @fires verify-success - Verified: `{method: 'voice', receipt, expiresAt, metrics}`; check the receipt on your server.
  * @fires verify-enrolled - The voice was registered (mode="enroll"): `{kind: 'voice'}`.
- * @fires verify-failure - The voice did not match: `{code, message, attemptsLeft}`.
- * @fires verify-error - The microphone, the network, the host or a limit failed: `{code, message, retryAfter, status}`.
+ * @fires verify-failure - The voice did not match: `{code, message, attemptsLeft, metrics}`.
+ * @fires verify-error - The microphone, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
  *
  * @csspart base - The whole widget.

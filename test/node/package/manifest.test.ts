@@ -78,9 +78,9 @@ describe('custom-elements.json', () => {
     });
   }
 
-  it('is what the README says: its API reference, and each snippet the copy of its file (test/build/readme.mjs --check)', () => {
+  it('is what the documentation says: each widget page\'s API reference, and each snippet the copy of its file (test/build/docs.mjs --check)', () => {
     execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'test/build/custom-elements-manifest.config.mjs', '--quiet'], { cwd: root });
-    execFileSync(process.execPath, ['test/build/readme.mjs', '--check'], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, ['test/build/docs.mjs', '--check'], { cwd: root, stdio: 'pipe' });
   });
 
   it('documents the slot of the code field', () => {

@@ -1,0 +1,200 @@
+// A widget's playground, built in each `<div class="playground" data-widget="…">` of a page: the
+// live widget, its attributes as controls, a log of every verify-* event as it fires, and the
+// markup for what is on screen. Each change makes a new widget, as a page with those attributes
+// would, so the markup shown is always what runs.
+import { withDetector } from '/demo.js';
+
+const EVENTS = ['verify-step-change', 'verify-code-sent', 'verify-request', 'verify-success', 'verify-failure', 'verify-error', 'verify-enrolled'];
+const LANGUAGE = { name: 'lang', label: 'Language', kind: 'radio', options: [['en', 'English'], ['ar', 'العربية']], value: 'en' };
+const DARK = { name: 'dark', label: 'Dark', kind: 'checkbox', value: false };
+const MODE = { name: 'mode', label: 'Mode', kind: 'radio', options: [['enroll', 'Register'], ['verify', 'Verify']], value: 'enroll' };
+
+/** Each widget's controls; `value` is the default, which the markup leaves out. */
+const CONTROLS = {
+  'otp-verify': [
+    { name: 'channels', label: 'Channels', kind: 'checkboxes', options: [['sms', 'SMS'], ['whatsapp', 'WhatsApp'], ['email', 'Email']], value: ['sms', 'whatsapp', 'email'] },
+    { name: 'country', label: 'Country', kind: 'select', options: [], value: '' },
+    LANGUAGE,
+    DARK,
+  ],
+  'face-verify': [MODE, { name: 'manual', label: 'Shutter only (no capture by itself)', kind: 'checkbox', value: false }, LANGUAGE, DARK],
+  'voice-verify': [
+    MODE,
+    { name: 'digits', label: 'Digits to read', kind: 'number', min: 4, max: 12, value: 8 },
+    { name: 'max-duration', label: 'Longest recording, seconds', kind: 'number', min: 3, max: 30, value: 8 },
+    LANGUAGE,
+    DARK,
+  ],
+};
+
+let playgrounds = 0;
+
+/** An element with attributes and children, the DOM way (no innerHTML: values stay text). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
+    else if (value === true) element.setAttribute(name, '');
+    else if (value !== false && value != null) element.setAttribute(name, value);
+  }
+  element.append(...children.flat());
+  return element;
+}
+
+/** A titled block of code with a button that copies it. */
+export function codeBlock(title, headingLevel = 'h3') {
+  const code = h('code');
+  const status = h('span', { role: 'status', class: 'copied' });
+  const copy = h('button', {
+    type: 'button',
+    onclick: async () => {
+      await navigator.clipboard.writeText(code.textContent);
+      status.textContent = 'Copied';
+      setTimeout(() => (status.textContent = ''), 2000);
+    },
+  }, `Copy ${title.toLowerCase()}`);
+  const block = h('div', { class: 'code-block' }, h(headingLevel, {}, title, copy, status), h('pre', { tabindex: '0' }, code));
+  return { block, set: (text) => (code.textContent = text) };
+}
+
+/** An event's detail as the log shows it: headers as an object, long strings (receipts, media) cut. */
+function describe(detail) {
+  return JSON.stringify(
+    detail,
+    (key, value) => {
+      if (value instanceof Headers) return Object.fromEntries(value);
+      if (value instanceof AbortSignal) return `AbortSignal${value.aborted ? ' (aborted)' : ''}`;
+      if (typeof value === 'string' && value.length > 60) return `${value.slice(0, 24)}… (${value.length} characters)`;
+      return value;
+    },
+    2,
+  );
+}
+
+function control(spec, id, state, onChange) {
+  const name = `${id}-${spec.name}`;
+  const set = (value) => {
+    state[spec.name] = value;
+    onChange();
+  };
+  switch (spec.kind) {
+    case 'radio':
+      return h('fieldset', {}, h('legend', {}, spec.label), spec.options.map(([value, text]) =>
+        h('label', {}, h('input', { type: 'radio', name, value, checked: state[spec.name] === value, onchange: () => set(value) }), text)));
+    case 'checkboxes':
+      return h('fieldset', {}, h('legend', {}, spec.label), spec.options.map(([value, text]) =>
+        h('label', {}, h('input', { type: 'checkbox', name, value, checked: state[spec.name].includes(value), onchange: (event) => {
+          const checked = [...event.target.form.querySelectorAll(`input[name="${name}"]:checked`)].map((input) => input.value);
+          // A widget needs a channel: the last one cannot be unticked.
+          if (!checked.length) return void (event.target.checked = true);
+          set(checked);
+        } }), text)));
+    case 'checkbox':
+      return h('label', {}, h('input', { type: 'checkbox', name, checked: state[spec.name], onchange: (event) => set(event.target.checked) }), spec.label);
+    case 'number':
+      return h('label', {}, spec.label, h('input', { type: 'number', name, min: spec.min, max: spec.max, value: state[spec.name], onchange: (event) => {
+        const value = Number(event.target.value);
+        if (Number.isInteger(value) && value >= spec.min && value <= spec.max) set(value);
+        else event.target.value = state[spec.name];
+      } }));
+    case 'select': {
+      const select = h('select', { name, id: name, onchange: () => set(select.value) }, spec.options.map(([value, text]) => h('option', { value, selected: value === state[spec.name] }, text)));
+      return h('label', { for: name }, spec.label, select);
+    }
+  }
+}
+
+/** The attributes the controls give, defaults left out (as a page would write them). */
+function attributesOf(tag, state) {
+  const attributes = [['endpoint', '/api/verify']];
+  for (const spec of CONTROLS[tag]) {
+    const value = state[spec.name];
+    if (spec.name === 'dark' || String(value) === String(spec.value)) continue;
+    if (spec.kind === 'checkbox') attributes.push([spec.name, true]);
+    else attributes.push([spec.name, Array.isArray(value) ? value.join(' ') : String(value)]);
+  }
+  // The mode is said even when it is the control's default, which is not the element's.
+  if (state.mode && !attributes.some(([name]) => name === 'mode')) attributes.push(['mode', state.mode]);
+  return attributes;
+}
+
+function markupOf(tag, state) {
+  const attributes = attributesOf(tag, state).map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${value}"`)).join('');
+  return [
+    '<!-- dist/cdn/ of the package, served as /assets/ -->',
+    '<script type="module" src="/assets/verify-widgets.js"></script>',
+    ...(state.lang === 'ar' ? ['<script type="module" src="/assets/locales/ar.js"></script>'] : []),
+    '<script type="module" src="/verify.js"></script>',
+    '',
+    `<${tag}${attributes}></${tag}>`,
+  ].join('\n');
+}
+
+function scriptOf(tag, state) {
+  return [
+    '// verify.js: a file of its own, so that a strict Content-Security-Policy allows it.',
+    `const widget = document.querySelector('${tag}');`,
+    "widget.addEventListener('verify-success', async (event) => {",
+    '  // The event proves nothing: your server checks the receipt before it trusts the person.',
+    "  await fetch('/your-server/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: event.detail.receipt }) });",
+    '});',
+    ...(state.dark ? ['', '/* In your stylesheet: dark whatever the visitor prefers. */', `/* ${tag} { color-scheme: dark; } */`] : []),
+  ].join('\n');
+}
+
+async function countries() {
+  const config = await (await fetch('/api/verify/config')).json();
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  return Object.entries(config.countries ?? {}).map(([code, dial]) => [code, `${names.of(code)} (+${dial})`]);
+}
+
+async function build(root) {
+  const tag = root.dataset.widget;
+  const id = `pg${++playgrounds}`;
+  const specs = CONTROLS[tag];
+  const state = Object.fromEntries(specs.map((spec) => [spec.name, spec.value]));
+  const country = specs.find((spec) => spec.name === 'country');
+  if (country) {
+    country.options = await countries();
+    state.country = country.value = root.querySelector(tag)?.getAttribute('country') ?? country.options[0]?.[0] ?? '';
+  }
+
+  const stage = h('div', { class: 'stage', 'data-stage': tag });
+  const log = h('ol');
+  const empty = h('p', { class: 'empty' }, 'No event yet: use the widget.');
+  const markup = codeBlock('Markup');
+  const script = codeBlock('Script');
+  let born = performance.now();
+
+  const entry = (name, detail) => {
+    const seconds = ((performance.now() - born) / 1000).toFixed(2);
+    log.append(h('li', { 'data-event': name }, h('time', {}, `${seconds} s`), h('code', {}, name), detail === undefined ? [] : h('pre', {}, describe(detail))));
+    empty.hidden = true;
+    log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  };
+  for (const name of EVENTS) stage.addEventListener(name, (event) => entry(name, event.detail));
+
+  const render = () => {
+    const element = document.createElement(tag);
+    for (const [name, value] of attributesOf(tag, state)) element.setAttribute(name, value === true ? '' : value);
+    if (state.lang !== 'en') element.setAttribute('lang', state.lang);
+    stage.classList.toggle('dark', state.dark);
+    stage.replaceChildren(tag === 'face-verify' ? withDetector(element) : element);
+    born = performance.now();
+    markup.set(markupOf(tag, state));
+    script.set(scriptOf(tag, state));
+    if (log.children.length) log.append(h('li', { class: 'restart' }, `A new <${tag}>: ${attributesOf(tag, state).map(([n, v]) => (v === true ? n : `${n}="${v}"`)).join(' ')}`));
+  };
+
+  const form = h('form', { class: 'controls', 'aria-label': `Attributes of <${tag}>`, onsubmit: (event) => event.preventDefault() }, specs.map((spec) => control(spec, id, state, render)));
+  const events = h('section', { class: 'events', 'aria-labelledby': `${id}-events` },
+    h('h3', { id: `${id}-events` }, 'Event log', h('button', { type: 'button', onclick: () => { log.replaceChildren(); empty.hidden = false; } }, 'Clear the log')),
+    h('div', { role: 'log', 'aria-label': `Events of <${tag}>`, tabindex: '0' }, empty, log));
+  const code = h('section', { class: 'code-to-copy', 'aria-label': 'Code for what is on screen' }, markup.block, script.block);
+  root.replaceChildren(stage, form, events, code);
+  render();
+  // A sign-in changes whose face or voice this is: start again, as the home page does.
+  document.addEventListener('demo-signed-in', render);
+}
+
+for (const root of document.querySelectorAll('.playground[data-widget]')) build(root);
