@@ -34,6 +34,8 @@ export interface StepView {
 }
 
 const BUSY_STEPS: readonly VerifyStep[] = ['sending', 'verifying', 'permission', 'uploading'];
+/** What a person does in a widget: until one of these, a step it reaches on its own takes no focus. */
+const ENGAGING = ['pointerdown', 'keydown', 'focusin', 'click', 'input', 'change', 'submit'];
 
 export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S extends CommonStrings = CommonStrings> extends LitElement implements StepView {
   static formAssociated = true;
@@ -74,6 +76,16 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   /** @internal The widget's flow: its step, the events that move it, and the steps it entered. */
   abstract readonly flow: { readonly step: Step; readonly entered: ReadonlyMap<string, { count: number }> };
   #shownAt?: number;
+  /** Whether the person has pressed, typed, focused or sent anything in the widget yet. */
+  #engaged = false;
+  readonly #engage = () => void (this.#engaged = true);
+
+  protected override createRenderRoot() {
+    const root = super.createRenderRoot();
+    // In the shadow tree, and in the light DOM (the code field): events that stay in either count.
+    for (const target of [root, this]) for (const type of ENGAGING) target.addEventListener(type, this.#engage, true);
+    return root;
+  }
 
   /** The current step; also the custom state `:state(<step>)` and the `verify-step-change` event. */
   get step(): Step {
@@ -234,8 +246,10 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     this.dispatchEvent(new VerifyStepChangeEvent<Step>({ step, previous }));
     // Focus follows the person through the steps; it is never taken from elsewhere on the page
     // (the first step, or a step reached on its own while they type in another field or widget).
+    // Focus on the page's body follows too, where the person's last press removed its own button; but
+    // not before they have used the widget: a step reached at load would scroll the page to it.
     const page = document.activeElement;
-    const following = this.matches(':focus-within') || !page || page === document.body;
+    const following = this.matches(':focus-within') || (this.#engaged && (!page || page === document.body));
     // After this update, so that what focus changes renders in an update of its own.
     if (previous !== null && following) void this.updateComplete.then(() => this.focusTarget()?.focus());
   }

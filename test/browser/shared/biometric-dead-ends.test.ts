@@ -110,6 +110,16 @@ describe('face and voice: no dead ends', () => {
     }
   });
 
+  it('a widget that stops on its own as the page loads takes no focus, so the page does not scroll to it', async () => {
+    host = accountHost({ enrolled: null }).host;
+    (document.activeElement as HTMLElement | null)?.blur();
+    const element = await faceFixture();
+    await untilFaceStep(element, 'failure');
+    await element.updateComplete;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(document.activeElement).to.equal(document.body);
+  });
+
   it('where the host does not register, "Check again" goes on once something is registered', async () => {
     const account = accountHost({ enrolled: { face: false, voice: false }, canEnroll: false });
     host = account.host;
