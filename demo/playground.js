@@ -156,7 +156,8 @@ async function build(root) {
   const country = specs.find((spec) => spec.name === 'country');
   if (country) {
     country.options = await countries();
-    state.country = country.value = root.querySelector(tag)?.getAttribute('country') ?? country.options[0]?.[0] ?? '';
+    // Always written out: without it the widget takes the browser's region.
+    state.country = root.querySelector(tag)?.getAttribute('country') ?? country.options[0]?.[0] ?? '';
   }
 
   const stage = h('div', { class: 'stage', 'data-stage': tag });

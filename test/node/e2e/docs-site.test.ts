@@ -64,12 +64,14 @@ describe('the documentation site', () => {
     });
   }
 
-  it('every link between pages resolves, to the page and to the heading it names', async () => {
+  it('every link between pages resolves, to the page and to the heading it names, and every picture loads', async () => {
     const targets = new Set<string>();
     const slugs = await pages(demo.url);
     for (const slug of slugs) {
       const html = await (await fetch(`${demo.url}${slug}`)).text();
       for (const [, href] of html.matchAll(/href="(\/[^"]*)"/g)) targets.add(href!);
+      // Pictures too: the gallery's and the theming page's, written relative to the Markdown file.
+      for (const [, src] of html.matchAll(/<img src="([^"]+)"/g)) targets.add(new URL(src!, `${demo.url}${slug}`).pathname);
     }
     assert.ok(targets.size > slugs.length, 'links found');
     for (const target of targets) {
