@@ -13,8 +13,9 @@ export default {
   globs: ['src/*/*-verify.ts', 'src/*/define.ts', 'src/internal/verify-element.ts', 'src/internal/biometric-element.ts', 'src/events/*.ts'],
   // Tests write it elsewhere, to check the sources without touching the build's copy.
   outdir,
-  // The React wrappers match the widgets' glob but are not elements; the events' index only re-exports.
-  exclude: ['src/react/**', 'src/events/index.ts'],
+  // The React wrappers match the widgets' glob but are not elements; the events' index only
+  // re-exports; the metrics are types alone, a module the build does not emit.
+  exclude: ['src/react/**', 'src/events/index.ts', 'src/events/metrics.ts'],
   litelement: true,
   packagejson: false,
   plugins: [
