@@ -88,7 +88,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
     enter: {
       permission: () => void this.openCamera(null),
       preview: () => this.sampler.start(),
-      uploading: (state) => void this.upload(state.image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }),
+      uploading: (state) => void this.upload(state.image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }, state.source),
     },
     // The camera is only on while the person is framing the photo.
     change: ({ step }) => {

@@ -29,9 +29,11 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   protected abstract readonly kind: BiometricKind;
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */
   #blocked = false;
+  /** Where the last sample sent came from, for the outcome events (a face: the camera or a file). */
+  #capture?: 'camera' | 'file';
 
   /** @internal The widget's flow, which takes the sample's outcome, an account problem and a start over as events of its own. */
-  abstract override readonly flow: { readonly step: Step; send(event: SampleEvent): void; readonly entered: ReadonlyMap<string, { count: number; last: { step: string; source?: 'camera' | 'file' } }> };
+  abstract override readonly flow: { readonly step: Step; send(event: SampleEvent): void; readonly entered: ReadonlyMap<string, number> };
 
   /**
    * Stops before the camera or microphone when nobody is signed in, nothing is registered, or (to
@@ -95,14 +97,14 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
 
   /** Samples sent, samples taken again (a photo framed, a recording made), and where a photo came from. */
   protected measure() {
-    const source = this.flow.entered.get('uploading')?.last.source;
     const taken = this.entries((this.kind === 'face' ? 'preview' : 'recording') as Step);
-    return { attempts: this.entries('uploading' as Step), retakes: Math.max(0, taken - 1), ...(source ? { capture: source } : {}) };
+    return { attempts: this.entries('uploading' as Step), retakes: Math.max(0, taken - 1), ...(this.#capture ? { capture: this.#capture } : {}) };
   }
 
-  /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went (`said`, on success). */
-  protected async upload(sample: string, said: { verified: string; enrolled: string }): Promise<void> {
+  /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went (`said`, on success); `capture` says where a photo came from. */
+  protected async upload(sample: string, said: { verified: string; enrolled: string }, capture?: 'camera' | 'file'): Promise<void> {
     const { kind } = this;
+    this.#capture = capture;
     const enrolling = this.mode === 'enroll';
     try {
       // Each route and its field spelt out, so that every call is checked against the protocol's table.

@@ -16,12 +16,10 @@ export interface FlowEffects<State extends { step: string }> {
   change?: (state: State, before: State) => void;
 }
 
-/** How often a flow entered each step, with the state it held the first and the last time: what the outcome events count. */
-export type Entered<State extends { step: string }> = Map<State['step'], { count: number; first: State; last: State }>;
-
 export class FlowController<State extends { step: string }, Event> {
   #state: State;
-  readonly entered: Entered<State> = new Map();
+  /** How often the flow entered each step: what the outcome events count (never the states, which hold samples). */
+  readonly entered = new Map<State['step'], number>();
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -48,8 +46,7 @@ export class FlowController<State extends { step: string }, Event> {
     this.#state = state;
     this.host.requestUpdate();
     if (state.step !== before.step) {
-      const { count = 0, first = state } = this.entered.get(state.step) ?? {};
-      this.entered.set(state.step, { count: count + 1, first, last: state });
+      this.entered.set(state.step, (this.entered.get(state.step) ?? 0) + 1);
       const leave = this.effects.leave?.[before.step as State['step']] as ((state: State, before: State) => void) | undefined;
       const enter = this.effects.enter?.[state.step as State['step']] as ((state: State, before: State) => void) | undefined;
       leave?.(state, before);

@@ -74,7 +74,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   #renderedStep: Step | null = null;
 
   /** @internal The widget's flow: its step, the events that move it, and the steps it entered. */
-  abstract readonly flow: { readonly step: Step; readonly entered: ReadonlyMap<string, { count: number }> };
+  abstract readonly flow: { readonly step: Step; readonly entered: ReadonlyMap<string, number> };
   #shownAt?: number;
   /** Whether the person has pressed, typed, focused or sent anything in the widget yet. */
   #engaged = false;
@@ -162,7 +162,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
 
   /** How many times the flow entered `step`. */
   protected entries(step: Step): number {
-    return this.flow.entered.get(step)?.count ?? 0;
+    return this.flow.entered.get(step) ?? 0;
   }
 
   /**

@@ -37,6 +37,7 @@ export class ContactForm implements ReactiveController {
   #suggestion?: string;
   #allCountries = false;
   #codes?: { allowed: CallingCodes; listed: string; codes: CallingCodes };
+  #firstMethod?: OtpChannel;
 
   constructor(
     private readonly host: ContactFormHost,
@@ -151,13 +152,22 @@ export class ContactForm implements ReactiveController {
     if (method === 'email') {
       const email = this.#draft.email.trim();
       if (!isEmailAddress(email)) return this.#invalid('email', this.host.t.emailInvalid);
-      this.#error = undefined;
-      return this.on.submit({ method, email });
+      return this.#send({ method, email });
     }
     const phone = toE164(this.dialCode, this.#draft.phone);
     if (!phone) return this.#invalid('phone', this.host.t.phoneInvalid);
+    this.#send({ method, phone });
+  }
+
+  /** The channel of the first contact sent, for the outcome events' `fallback`. */
+  get firstMethod(): OtpChannel | undefined {
+    return this.#firstMethod;
+  }
+
+  #send(contact: Contact): void {
     this.#error = undefined;
-    this.on.submit({ method, phone });
+    this.#firstMethod ??= contact.method;
+    this.on.submit(contact);
   }
 
   #invalid(field: 'phone' | 'email', message: string): void {

@@ -4,7 +4,6 @@
  */
 import type { ErrorCode, OtpChannel, OtpStep, StepsOf } from '../core/protocol.js';
 import type { CodeEntry, VerifyMetrics } from '../events/metrics.js';
-import type { Entered } from '../internal/flow-controller.js';
 
 /** Where a code goes. Neither phone nor email: the code the handler holds for this session. */
 export interface Contact {
@@ -148,14 +147,13 @@ function verifyFailed(state: Extract<OtpState, { step: 'verifying' }>, problem: 
   }
 }
 
-/** The counts `<otp-verify>`'s outcome events carry, from the steps the flow entered. */
-export function otpMeasure(state: OtpState, entered: Entered<OtpState>, entry: CodeEntry): Omit<VerifyMetrics, 'elapsedMs'> {
+/** The counts `<otp-verify>`'s outcome events carry, from the steps the flow entered and the first channel a code went by. */
+export function otpMeasure(state: OtpState, entered: ReadonlyMap<OtpStep, number>, entry: CodeEntry, firstChannel?: OtpChannel): Omit<VerifyMetrics, 'elapsedMs'> {
   const channel = state.contact?.method;
-  const first = entered.get('sending')?.first;
   return {
-    attempts: entered.get('verifying')?.count ?? 0,
-    resends: Math.max(0, (entered.get('sending')?.count ?? 0) - 1),
-    ...(channel ? { channel, fallback: first?.step === 'sending' && first.contact.method !== channel } : {}),
+    attempts: entered.get('verifying') ?? 0,
+    resends: Math.max(0, (entered.get('sending') ?? 0) - 1),
+    ...(channel ? { channel, fallback: firstChannel !== undefined && firstChannel !== channel } : {}),
     entry,
   };
 }

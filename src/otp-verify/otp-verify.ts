@@ -131,7 +131,7 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   }
 
   protected measure() {
-    return otpMeasure(this.flow.state, this.flow.entered, this.codeField.entry);
+    return otpMeasure(this.flow.state, this.flow.entered, this.codeField.entry, this.contactForm.firstMethod);
   }
 
   protected override focusTarget(): HTMLElement | null {

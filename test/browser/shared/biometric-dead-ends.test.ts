@@ -1,7 +1,7 @@
 /** Face and voice never leave the person on a screen without a next step that works. */
 import { expect, waitUntil } from '@open-wc/testing';
 import { CONFIG, failure, fakeHost } from '../support/fake-host.js';
-import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, fileInput, photoFile, untilFaceStep } from '../support/face.js';
 import { untilVoiceStep, voiceButton, voiceFixture } from '../support/voice.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
 
@@ -13,19 +13,6 @@ function accountHost(config: Record<string, unknown>, routes: Parameters<typeof 
   const current = { ...CONFIG, ...config };
   const host = fakeHost({ config: () => ({ body: current }), ...routes });
   return { host, set: (change: Record<string, unknown>) => Object.assign(current, change) };
-}
-
-async function fileInput(element: VerifyElement, file: File) {
-  const files = new DataTransfer();
-  files.items.add(file);
-  const input = element.shadowRoot!.querySelector<HTMLInputElement>('input[type="file"]')!;
-  input.files = files.files;
-  input.dispatchEvent(new Event('change'));
-}
-
-async function photoFile(): Promise<File> {
-  const blob = await (await fetch('/fixtures/faces/obama_1.jpg')).blob();
-  return new File([blob], 'me.jpg', { type: 'image/jpeg' });
 }
 
 describe('face and voice: no dead ends', () => {

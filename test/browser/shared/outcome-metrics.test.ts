@@ -2,7 +2,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { CONFIG, failure, fakeHost, sent, verified } from '../support/fake-host.js';
 import { codeInput, enterCode, otpFixture, sendTo, untilStep } from '../support/otp.js';
-import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, fileInput, photoFile, untilFaceStep } from '../support/face.js';
 import type { VerifyMetrics } from '../../../src/index.js';
 import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
 
@@ -114,5 +114,18 @@ describe('outcome metrics', () => {
     await waitUntil(() => seen.length === 1);
     expect(seen[0]!.metrics).to.include({ attempts: 1, retakes: 1, capture: 'camera' });
     expect(JSON.stringify(seen)).not.to.match(PERSONAL);
+  });
+
+  it('<face-verify>: a photo uploaded instead of taken says so', async () => {
+    host = fakeHost({ config: () => ({ body: { ...CONFIG, enrolled: { face: true, voice: true } } }), 'verify-by-face': () => ({ body: { verified: true, method: 'face', receipt: 'receipt.token', expiresAt: null } }) });
+    const element = await faceFixture();
+    const seen = metricsOf(element);
+    await untilFaceStep(element, 'priming');
+    await fileInput(element, await photoFile());
+    await untilFaceStep(element, 'review');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'success');
+    await waitUntil(() => seen.length === 1);
+    expect(seen[0]!.metrics).to.include({ attempts: 1, retakes: 0, capture: 'file' });
   });
 });

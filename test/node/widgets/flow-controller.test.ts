@@ -25,6 +25,15 @@ function flow() {
 }
 
 describe('FlowController', () => {
+  it('counts how often each step was entered, not changes within one, and keeps no state', () => {
+    const { controller } = flow();
+    controller.send({ type: 'start', job: 'a' });
+    controller.send({ type: 'progress' });
+    controller.send({ type: 'ignored' });
+    controller.send({ type: 'finish' });
+    assert.deepEqual([...controller.entered], [['busy', 1], ['done', 1]]);
+  });
+
   it('runs leave, then enter, then change, when the step changes, and asks the host to update', () => {
     const { controller, log, updates } = flow();
     controller.send({ type: 'start', job: 'a' });
