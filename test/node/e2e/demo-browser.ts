@@ -140,6 +140,7 @@ export async function startInDemo(page: Page, kind: 'face' | 'voice', mode: 'enr
 
 /** What a widget ends with after its submit button is pressed: `success:<receipt>`, `enrolled` or `failure:<code>`. */
 export async function submitAndAwaitOutcome(page: Page, widget: string): Promise<string> {
+  // An error, or no outcome within a minute, is an answer too: the test then says what the widget showed, instead of hanging.
   const outcome = page.evaluate(
     (w) =>
       new Promise<string>((resolve) => {
@@ -147,6 +148,8 @@ export async function submitAndAwaitOutcome(page: Page, widget: string): Promise
         element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
         element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
         element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
+        element.addEventListener('verify-error', (e: CustomEvent) => resolve(`error:${e.detail.code} (${e.detail.status})`), { once: true });
+        setTimeout(() => resolve(`no outcome within 60 s: step ${element.step}: ${element.shadowRoot.textContent.replace(/\s+/g, ' ').trim().slice(0, 300)}`), 60_000);
       }),
     widget,
   );
