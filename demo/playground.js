@@ -3,59 +3,37 @@
 // markup for what is on screen. Each change makes a new widget, as a page with those attributes
 // would, so the markup shown is always what runs.
 import { withDetector } from '/demo.js';
+import { codeBlock, h } from '/dom.js';
 
 const EVENTS = ['verify-step-change', 'verify-code-sent', 'verify-request', 'verify-success', 'verify-failure', 'verify-error', 'verify-enrolled'];
-const LANGUAGE = { name: 'lang', label: 'Language', kind: 'radio', options: [['en', 'English'], ['ar', 'العربية']], value: 'en' };
-const DARK = { name: 'dark', label: 'Dark', kind: 'checkbox', value: false };
-const MODE = { name: 'mode', label: 'Mode', kind: 'radio', options: [['enroll', 'Register'], ['verify', 'Verify']], value: 'enroll' };
+const LANGUAGE = { name: 'lang', label: 'Language', kind: 'radio', options: [['en', 'English'], ['ar', 'العربية']], value: 'en', implied: 'en' };
+// A page's stylesheet, not an attribute: the stage says it.
+const DARK = { name: 'dark', label: 'Dark', kind: 'checkbox', value: false, stylesheet: true };
+const MODE = { name: 'mode', label: 'Mode', kind: 'radio', options: [['enroll', 'Register'], ['verify', 'Verify']], value: 'enroll', implied: 'verify' };
 
-/** Each widget's controls; `value` is the default, which the markup leaves out. */
+/**
+ * Each widget's controls: `value` is where the control starts, `implied` what the element does
+ * without the attribute, which the markup then leaves out (a country is always written: without
+ * it the element takes the browser's region).
+ */
 const CONTROLS = {
   'otp-verify': [
-    { name: 'channels', label: 'Channels', kind: 'checkboxes', options: [['sms', 'SMS'], ['whatsapp', 'WhatsApp'], ['email', 'Email']], value: ['sms', 'whatsapp', 'email'] },
+    { name: 'channels', label: 'Channels', kind: 'checkboxes', options: [['sms', 'SMS'], ['whatsapp', 'WhatsApp'], ['email', 'Email']], value: ['sms', 'whatsapp', 'email'], implied: 'sms,whatsapp,email' },
     { name: 'country', label: 'Country', kind: 'select', options: [], value: '' },
     LANGUAGE,
     DARK,
   ],
-  'face-verify': [MODE, { name: 'manual', label: 'Shutter only (no capture by itself)', kind: 'checkbox', value: false }, LANGUAGE, DARK],
+  'face-verify': [MODE, { name: 'manual', label: 'Shutter only (no capture by itself)', kind: 'checkbox', value: false, implied: false }, LANGUAGE, DARK],
   'voice-verify': [
     MODE,
-    { name: 'digits', label: 'Digits to read', kind: 'number', min: 4, max: 12, value: 8 },
-    { name: 'max-duration', label: 'Longest recording, seconds', kind: 'number', min: 3, max: 30, value: 8 },
+    { name: 'digits', label: 'Digits to read', kind: 'number', min: 4, max: 12, value: 8, implied: 8 },
+    { name: 'max-duration', label: 'Longest recording, seconds', kind: 'number', min: 3, max: 30, value: 8, implied: 8 },
     LANGUAGE,
     DARK,
   ],
 };
 
 let playgrounds = 0;
-
-/** An element with attributes and children, the DOM way (no innerHTML: values stay text). */
-export function h(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
-    else if (value === true) element.setAttribute(name, '');
-    else if (value !== false && value != null) element.setAttribute(name, value);
-  }
-  element.append(...children.flat());
-  return element;
-}
-
-/** A titled block of code with a button that copies it. */
-export function codeBlock(title, headingLevel = 'h3') {
-  const code = h('code');
-  const status = h('span', { role: 'status', class: 'copied' });
-  const copy = h('button', {
-    type: 'button',
-    onclick: async () => {
-      await navigator.clipboard.writeText(code.textContent);
-      status.textContent = 'Copied';
-      setTimeout(() => (status.textContent = ''), 2000);
-    },
-  }, `Copy ${title.toLowerCase()}`);
-  const block = h('div', { class: 'code-block' }, h(headingLevel, {}, title, copy, status), h('pre', { tabindex: '0' }, code));
-  return { block, set: (text) => (code.textContent = text) };
-}
 
 /** An event's detail as the log shows it: headers as an object, long strings (receipts, media) cut. */
 function describe(detail) {
@@ -104,22 +82,22 @@ function control(spec, id, state, onChange) {
   }
 }
 
-/** The attributes the controls give, defaults left out (as a page would write them). */
+/** The attributes the controls give, what the element does anyway left out (as a page would write them). */
 function attributesOf(tag, state) {
   const attributes = [['endpoint', '/api/verify']];
   for (const spec of CONTROLS[tag]) {
     const value = state[spec.name];
-    if (spec.name === 'dark' || String(value) === String(spec.value)) continue;
-    if (spec.kind === 'checkbox') attributes.push([spec.name, true]);
-    else attributes.push([spec.name, Array.isArray(value) ? value.join(' ') : String(value)]);
+    if (spec.stylesheet || String(value) === String(spec.implied)) continue;
+    attributes.push([spec.name, spec.kind === 'checkbox' ? true : Array.isArray(value) ? value.join(' ') : String(value)]);
   }
-  // The mode is said even when it is the control's default, which is not the element's.
-  if (state.mode && !attributes.some(([name]) => name === 'mode')) attributes.push(['mode', state.mode]);
   return attributes;
 }
 
+/** The attributes as markup writes them: ` channels="sms email" manual`. */
+const attributeText = (attributes) => attributes.map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${value}"`)).join('');
+
 function markupOf(tag, state) {
-  const attributes = attributesOf(tag, state).map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${value}"`)).join('');
+  const attributes = attributeText(attributesOf(tag, state));
   return [
     '<!-- dist/cdn/ of the package, served as /assets/ -->',
     '<script type="module" src="/assets/verify-widgets.js"></script>',
@@ -156,7 +134,6 @@ async function build(root) {
   const country = specs.find((spec) => spec.name === 'country');
   if (country) {
     country.options = await countries();
-    // Always written out: without it the widget takes the browser's region.
     state.country = root.querySelector(tag)?.getAttribute('country') ?? country.options[0]?.[0] ?? '';
   }
 
@@ -178,13 +155,12 @@ async function build(root) {
   const render = () => {
     const element = document.createElement(tag);
     for (const [name, value] of attributesOf(tag, state)) element.setAttribute(name, value === true ? '' : value);
-    if (state.lang !== 'en') element.setAttribute('lang', state.lang);
     stage.classList.toggle('dark', state.dark);
     stage.replaceChildren(tag === 'face-verify' ? withDetector(element) : element);
     born = performance.now();
     markup.set(markupOf(tag, state));
     script.set(scriptOf(tag, state));
-    if (log.children.length) log.append(h('li', { class: 'restart' }, `A new <${tag}>: ${attributesOf(tag, state).map(([n, v]) => (v === true ? n : `${n}="${v}"`)).join(' ')}`));
+    if (log.children.length) log.append(h('li', { class: 'restart' }, `A new <${tag}${attributeText(attributesOf(tag, state))}>`));
   };
 
   const form = h('form', { class: 'controls', 'aria-label': `Attributes of <${tag}>`, onsubmit: (event) => event.preventDefault() }, specs.map((spec) => control(spec, id, state, render)));

@@ -2,7 +2,7 @@
 // widgets, and the CSS that gives what is on screen. Set through the CSSOM (element.style), which
 // a strict CSP allows, on the elements themselves: a page's rule on the element beats the :host
 // defaults, while a value inherited from a parent would not.
-import { codeBlock, h } from '/playground.js';
+import { codeBlock, h } from '/dom.js';
 
 const COLORS = [
   ['--verify-accent', 'Accent', '#4338ca'],
@@ -25,7 +25,7 @@ const FONTS = [['inherit', 'The page’s'], ['Georgia, serif', 'Georgia, serif']
 const root = document.querySelector('.theming');
 const widgets = [...root.querySelectorAll('otp-verify, face-verify, voice-verify')];
 const chosen = new Map();
-const css = codeBlock('CSS', 'h3');
+const css = codeBlock('CSS');
 
 function apply(name, value, isDefault) {
   if (isDefault) chosen.delete(name);

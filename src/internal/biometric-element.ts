@@ -10,7 +10,7 @@ import { VerifyErrorEvent } from '../events/error.js';
 import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
-import { RequestController, StaleAnswer } from './request-controller.js';
+import { StaleAnswer } from './request-controller.js';
 import { proofIn, VerifyElement, type StepView } from './verify-element.js';
 import type { CommonStrings } from '../translations/en/common.js';
 
@@ -25,7 +25,6 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   static override properties: PropertyDeclarations = { mode: { reflect: true } };
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   mode: 'verify' | 'enroll' = 'verify';
-  protected readonly requests = new RequestController(this);
   protected abstract readonly kind: BiometricKind;
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */
   #blocked = false;
@@ -129,7 +128,6 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
       if (account) this.#block(account);
       else this.flow.send({ type: 'failed', code: host.code, ...host.extra });
       const message = failureText(this.t, this.language, this.device, { reason: account ?? host.code, ...host.extra });
-      this.announce(message);
       this.reportProblem(host, message);
     }
   }

@@ -68,6 +68,8 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   /** @internal What the host handler says (GET config); undefined until it answers, or when it cannot. */
   config?: ConfigResponse;
   protected readonly configRequest = new RequestController(this);
+  /** The widget's calls to the host (send, verify, upload), apart from config: a new one drops the last. */
+  protected readonly requests = new RequestController(this);
   #configLoaded: Promise<void> = Promise.resolve();
   protected readonly internals = this.attachInternals();
   #receipt = '';
@@ -138,11 +140,13 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   }
 
   /**
-   * Tells the page a host call failed: `verify-failure` when the person did not pass (the
-   * protocol's failure codes), `verify-error` for everything else.
+   * Tells the person and the page a host call failed (the flow has moved on): `message` in the live
+   * region; `verify-failure` when the person did not pass (the protocol's failure codes),
+   * `verify-error` for everything else.
    */
   protected reportProblem(error: HostError, message: string): void {
     const { code, extra, status } = error;
+    this.announce(message);
     const metrics = this.metrics();
     this.dispatchEvent(
       isFailureCode(code)

@@ -4,7 +4,7 @@ import { CountdownController } from './countdown-controller.js';
 import { leftToRight } from './bidi.js';
 import { format, formatSeconds } from '../internal/localize.js';
 import { OTP_CHANNELS, type ConfigResponse } from '../core/protocol.js';
-import { RequestController, StaleAnswer } from '../internal/request-controller.js';
+import { StaleAnswer } from '../internal/request-controller.js';
 import { proofIn, VerifyElement } from '../internal/verify-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { SmsCodeController } from './webotp.js';
@@ -83,14 +83,15 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   /** Countries offered, space-separated; narrowed further by the host handler's config. */
   countries = '';
 
-  /** @internal */ readonly contactForm = new ContactForm(this, { submit: (contact) => this.flow.send({ type: 'send', contact }), invalid: (message) => this.announce(message) });
-  /** @internal */ readonly codeField: CodeFieldController = new CodeFieldController(this, {
+  /** @internal */
+  readonly contactForm = new ContactForm(this, { submit: (contact) => this.flow.send({ type: 'send', contact }), invalid: (message) => this.announce(message) });
+  /** @internal */
+  readonly codeField: CodeFieldController = new CodeFieldController(this, {
     submit: (code) => this.flow.send({ type: 'submit', code }),
     incomplete: () => this.announce(this.t.codeIncomplete),
     shown: () => this.step === 'code',
     words: () => codeFieldWords(this),
   });
-  protected readonly requests = new RequestController(this);
   protected readonly cooldown = new CountdownController(this, () => this.announce(this.t.resendReady));
   /** @internal The wait a rate limit asks before another try. */
   readonly wait = new CountdownController(this);
@@ -174,7 +175,6 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
     const { state } = this.flow;
     const message = state.step === 'code' && problem.maybeSent ? format(this.t.codeMaybeSentTo, { to: leftToRight(state.to) }) : problemText(this, problem);
     if (problem.retryAfter && !problem.maybeSent) this.wait.start(problem.retryAfter);
-    this.announce(message);
     this.reportProblem(host, message);
   }
 }
