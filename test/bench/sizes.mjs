@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { eachMapping, TraceMap } from '@jridgewell/trace-mapping';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const ANCHORS = [
@@ -71,7 +72,7 @@ export async function measureSizes() {
   return rows;
 }
 
-/** Where one widget's bundle goes, by module group: minified bytes and their share (gzip has no per-module split). */
+/** Where one widget's bundle goes, by module group. */
 const GROUPS = [
   ['Lit', /node_modules\/(lit|lit-html|lit-element|@lit)\//],
   ['strings', /translations\//],
@@ -83,28 +84,61 @@ const GROUPS = [
   ['elements', /-verify\.js$|verify-element|biometric-element|define\.js$/],
   ['core, events, host calls', /core\/|events\/|host-api|localize|css-vars|bidi|find-code/],
 ];
+const groupOf = (file) => GROUPS.find(([, pattern]) => pattern.test(file))?.[0] ?? 'other';
+const gzip = (text) => gzipSync(text, { level: 9 }).length;
 
+/**
+ * Each group's and each module's minified bytes, and the gzip bytes it adds: gzip has no
+ * per-module split, so each is left out of the bundle's text (found through the source map) and
+ * the bundle gzipped again. The additions do not sum to the whole: what modules share, gzip
+ * compresses once.
+ */
 export async function measureAnatomy(name = 'otp-verify') {
   const result = await build({
     stdin: { contents: `import 'verify-widgets/${name}';`, resolveDir: repo, loader: 'js' },
-    bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent', metafile: true,
+    bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent',
+    sourcemap: 'external', outfile: 'bundle.js',
   });
-  const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs);
-  const total = inputs.reduce((n, [, v]) => n + v.bytesInOutput, 0);
-  const groups = new Map();
-  for (const [file, { bytesInOutput }] of inputs) {
-    const group = GROUPS.find(([, pattern]) => pattern.test(file))?.[0] ?? 'other';
-    groups.set(group, (groups.get(group) ?? 0) + bytesInOutput);
-  }
-  return { name, total, groups: [...groups].sort((a, b) => b[1] - a[1]) };
+  const code = result.outputFiles.find((f) => f.path.endsWith('.js')).text;
+  const map = new TraceMap(result.outputFiles.find((f) => f.path.endsWith('.map')).text);
+  // The source of each stretch of output: from one mapping to the next on its line.
+  const marks = [];
+  eachMapping(map, (m) => marks.push(m));
+  const lines = code.split('\n');
+  const stretches = marks.map((m, i) => {
+    const next = marks[i + 1];
+    const end = next?.generatedLine === m.generatedLine ? next.generatedColumn : lines[m.generatedLine - 1].length;
+    return { line: m.generatedLine - 1, start: m.generatedColumn, end, file: m.source ?? '' };
+  });
+  const without = (leftOut) => {
+    const kept = lines.map(() => []);
+    for (const s of stretches) if (!leftOut(s.file)) kept[s.line].push(lines[s.line].slice(s.start, s.end));
+    return kept.map((parts) => parts.join('')).join('\n');
+  };
+  const total = gzip(code);
+  const sizeOf = (leftOut) => ({
+    min: stretches.reduce((n, s) => n + (leftOut(s.file) ? s.end - s.start : 0), 0),
+    gzip: total - gzip(without(leftOut)),
+  });
+  const files = [...new Set(stretches.map((s) => s.file))];
+  const groups = [...new Set(files.map(groupOf))].map((group) => ({ what: group, ...sizeOf((file) => groupOf(file) === group) }));
+  const own = files.filter((file) => groupOf(file) !== 'Lit').map((file) => ({ what: file.replace(/^(.*\/)?(src|dist)\//, ''), ...sizeOf((f) => f === file) }));
+  const byGzip = (a, b) => b.gzip - a.gzip;
+  return { name, min: code.length, gzip: total, groups: groups.sort(byGzip), largest: own.sort(byGzip).slice(0, 10) };
 }
 
-export function formatAnatomy({ name, total, groups }) {
+export function formatAnatomy({ name, min, gzip: total, groups, largest }) {
+  const kb = (n) => (n / 1024).toFixed(1).padStart(7);
+  const table = (title, rows) => [
+    `| ${title.padEnd(44)} | ${'min KB'.padStart(7)} | ${'gzip KB it adds'.padStart(15)} |`,
+    `|${'-'.repeat(46)}|${'-'.repeat(9)}|${'-'.repeat(17)}|`,
+    ...rows.map((r) => `| ${r.what.padEnd(44)} | ${kb(r.min)} | ${`${kb(r.gzip)} (${`${Math.round((100 * r.gzip) / total)}%`.padStart(3)})`.padStart(15)} |`),
+  ];
   return [
-    `<${name}>, minified (${(total / 1024).toFixed(1)} KB of module code)`,
-    `| ${'group'.padEnd(28)} | ${'min KB'.padStart(7)} | ${'share'.padStart(6)} |`,
-    `|${'-'.repeat(30)}|${'-'.repeat(9)}|${'-'.repeat(8)}|`,
-    ...groups.map(([group, bytes]) => `| ${group.padEnd(28)} | ${(bytes / 1024).toFixed(1).padStart(7)} | ${`${((100 * bytes) / total).toFixed(1)}%`.padStart(6)} |`),
+    `<${name}>: ${kb(min).trim()} KB minified, ${kb(total).trim()} KB gzip; what each part adds to the gzip size (left out, gzipped again)`,
+    ...table('module group', groups),
+    '',
+    ...table('its largest own modules', largest),
   ].join('\n');
 }
 
