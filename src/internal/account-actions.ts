@@ -4,7 +4,7 @@
  * reload when the session has ended. Never a screen without a next step.
  */
 import { html, nothing } from 'lit';
-import type { CommonStrings } from '../translations/en/common.js';
+import type { BiometricStrings } from '../translations/en/biometric.js';
 
 export interface AccountWay {
   canEnroll: boolean;
@@ -12,7 +12,7 @@ export interface AccountWay {
   recheck(): void;
 }
 
-export function accountActions(t: CommonStrings, reason: string, way: AccountWay) {
+export function accountActions(t: BiometricStrings, reason: string, way: AccountWay) {
   const button = (label: string, action: () => void) => html`<button part="button submit" class="primary" type="button" @click=${action}>${label}</button>`;
   switch (reason) {
     case 'not_enrolled':

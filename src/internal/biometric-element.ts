@@ -12,7 +12,7 @@ import { failureText } from './failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
 import { StaleAnswer } from './request-controller.js';
 import { proofIn, VerifyElement, type StepView } from './verify-element.js';
-import type { CommonStrings } from '../translations/en/common.js';
+import type { BiometricStrings } from '../translations/en/biometric.js';
 
 
 /** What the face and voice templates read beside the steps' common view. */
@@ -21,7 +21,7 @@ export interface SampleView extends StepView {
   readonly accountWay: AccountWay;
 }
 
-export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends CommonStrings> extends VerifyElement<Step, S> implements SampleView {
+export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends BiometricStrings> extends VerifyElement<Step, S> implements SampleView {
   static override properties: PropertyDeclarations = { mode: { reflect: true } };
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   mode: 'verify' | 'enroll' = 'verify';

@@ -5,6 +5,7 @@
  */
 import { format, formatSeconds } from './localize.js';
 import type { CommonStrings } from '../translations/en/common.js';
+import type { BiometricStrings } from '../translations/en/biometric.js';
 import { plural, type Plural } from '../core/plural.js';
 import type { AccountProblem, ErrorCode } from '../core/protocol.js';
 import type { DeviceFailure } from '../core/protocol.js';
@@ -23,9 +24,12 @@ export interface FailureFacts {
   retryAfter?: number;
 }
 
+/** A widget's strings: the common ones, and a face or voice widget's own (which <otp-verify> does not carry). */
+type FailureStrings = CommonStrings & Partial<BiometricStrings>;
+
 /** `device` is the camera or microphone the widget uses, or null for `<otp-verify>`. */
-export function failureText(t: CommonStrings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
-  if (reason === 'no_match' && attemptsLeft) return plural(t.error_no_match_left, attemptsLeft, language);
+export function failureText(t: FailureStrings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
+  if (reason === 'no_match' && attemptsLeft && t.error_no_match_left) return plural(t.error_no_match_left, attemptsLeft, language);
   if (reason === 'wrong_code' && attemptsLeft !== undefined) return plural(t.error_wrong_code_left, attemptsLeft, language);
   if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
   const strings: Record<string, string | Plural | undefined> = t;
@@ -38,8 +42,8 @@ export function failureText(t: CommonStrings, language: string, device: 'camera'
  * The heading over a failure: "Verification stopped" only when it did stop; a wait is a wait, and
  * a failure with a way on says so.
  */
-export function failureHeading(t: CommonStrings, reason: FailureFacts['reason'], wayOn: boolean): string {
+export function failureHeading(t: FailureStrings, reason: FailureFacts['reason'], wayOn: boolean): string {
   if (reason === 'rate_limited') return t.waitHeading;
-  if (reason === 'signed_out' || reason === 'not_enrolled' || reason === 'proof_required') return t.accountHeading;
+  if ((reason === 'signed_out' || reason === 'not_enrolled' || reason === 'proof_required') && t.accountHeading) return t.accountHeading;
   return wayOn ? t.retryHeading : t.failureHeading;
 }

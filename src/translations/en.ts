@@ -2,11 +2,11 @@
  * All the English strings, every widget's: the shape every language file implements, so that a
  * missing string is a type error. A widget itself carries only its own part (see en/).
  */
-import { common } from './en/common.js';
+import { biometricEnglish } from './en/biometric.js';
 import { face } from './en/face.js';
 import { otp } from './en/otp.js';
 import { voice } from './en/voice.js';
 
-export const en = { ...common, ...otp, ...face, ...voice };
+export const en = { ...biometricEnglish, ...otp, ...face, ...voice };
 
 export type Strings = typeof en;

@@ -1,14 +1,12 @@
 import type { Plural } from '../../core/plural.js';
 
-/** What every widget says: the form's own message, success and failure headings, and the words for each error code the protocol knows. English is built in; other languages are registered (see localize). */
+/** What every widget says: the form's own message, success and failure headings, and the words for the error codes any call can meet (a face or voice comparison's own are in biometric.ts). English is built in; other languages are registered (see localize). */
 export const common = {
   valueMissing: 'Please complete the verification.',
   successHeading: 'Verified',
-  enrolledHeading: 'Registered',
   failureHeading: 'Verification stopped',
   waitHeading: 'Please wait',
   retryHeading: 'Let’s try that again',
-  accountHeading: 'One thing first',
   tryAgain: 'Try again',
   error_invalid_input: 'Please check what you entered.',
   error_wrong_code: 'That code isn’t right.',
@@ -17,15 +15,6 @@ export const common = {
   error_too_many_attempts: 'Too many wrong codes. Please ask for a new one.',
   error_rate_limited: 'Too many requests. Please wait {time}.',
   error_insufficient_credits: 'This way of receiving a code isn’t available right now. Try another one.',
-  error_no_match: 'That didn’t match.',
-  error_no_match_left: { one: 'That didn’t match. {count} try left.', other: 'That didn’t match. {count} tries left.' } as Plural,
-  error_bad_sample: 'That sample couldn’t be used.',
-  error_not_enrolled: 'Nothing is registered for this account yet.',
-  error_signed_out: 'Sign in first, then try again.',
-  error_proof_required: 'To register, first confirm it’s you with a code sent to your phone or email. This page goes on by itself once you have.',
-  registerInstead: 'Register now',
-  checkAgain: 'Check again',
-  reloadPage: 'Reload the page',
   error_unauthorized: 'Your session has ended. Reload the page to continue.',
   error_forbidden: 'This page isn’t allowed to verify you.',
   error_upstream_unavailable: 'We couldn’t reach the verification service. Please try again.',

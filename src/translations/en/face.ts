@@ -1,4 +1,4 @@
-import { common, type CommonStrings } from './common.js';
+import { biometricEnglish, type BiometricStrings } from './biometric.js';
 
 /** What <face-verify> says. English is built in; other languages are registered (see localize). */
 export const face = {
@@ -39,7 +39,7 @@ export const face = {
   error_bad_file: 'That file isn’t a photo we can read. Choose a JPEG or PNG photo of your face.',
 };
 
-export type FaceStrings = CommonStrings & typeof face;
+export type FaceStrings = BiometricStrings & typeof face;
 
-/** Everything <face-verify> says in English: its own strings and the common ones. */
-export const faceEnglish: FaceStrings = { ...common, ...face };
+/** Everything <face-verify> says in English: its own strings, the face and voice ones, and the common ones. */
+export const faceEnglish: FaceStrings = { ...biometricEnglish, ...face };

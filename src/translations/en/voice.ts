@@ -1,4 +1,4 @@
-import { common, type CommonStrings } from './common.js';
+import { biometricEnglish, type BiometricStrings } from './biometric.js';
 
 /** What <voice-verify> says. English is built in; other languages are registered (see localize). */
 export const voice = {
@@ -40,7 +40,7 @@ export const voice = {
   microphone_unsupported: 'This browser can’t record here. Open the page in your usual browser.',
 };
 
-export type VoiceStrings = CommonStrings & typeof voice;
+export type VoiceStrings = BiometricStrings & typeof voice;
 
-/** Everything <voice-verify> says in English: its own strings and the common ones. */
-export const voiceEnglish: VoiceStrings = { ...common, ...voice };
+/** Everything <voice-verify> says in English: its own strings, the face and voice ones, and the common ones. */
+export const voiceEnglish: VoiceStrings = { ...biometricEnglish, ...voice };

@@ -1,0 +1,23 @@
+import type { Plural } from '../../core/plural.js';
+import { common } from './common.js';
+
+/**
+ * What <face-verify> and <voice-verify> both say: the common strings, and a comparison's result and
+ * the account's state, with the way on from each (which <otp-verify> never meets, so does not carry).
+ */
+export const biometricEnglish = {
+  ...common,
+  enrolledHeading: 'Registered',
+  accountHeading: 'One thing first',
+  error_no_match: 'That didn’t match.',
+  error_no_match_left: { one: 'That didn’t match. {count} try left.', other: 'That didn’t match. {count} tries left.' } as Plural,
+  error_bad_sample: 'That sample couldn’t be used.',
+  error_not_enrolled: 'Nothing is registered for this account yet.',
+  error_signed_out: 'Sign in first, then try again.',
+  error_proof_required: 'To register, first confirm it’s you with a code sent to your phone or email. This page goes on by itself once you have.',
+  registerInstead: 'Register now',
+  checkAgain: 'Check again',
+  reloadPage: 'Reload the page',
+};
+
+export type BiometricStrings = typeof biometricEnglish;
