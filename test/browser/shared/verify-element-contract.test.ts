@@ -114,6 +114,21 @@ export function runVerifyElementContract(tag: keyof typeof DRIVERS): void {
       expect(element.matches(`:state(${first})`), 'the first step is no longer a state').to.be.false;
     });
 
+    it('asks the handler for its config in a task after the first render, and not at all once removed', async () => {
+      host = fakeHost(driver.routes);
+      const kept = document.createElement(tag) as VerifyElement;
+      const removed = document.createElement(tag) as VerifyElement;
+      document.body.append(kept, removed);
+      await Promise.all([kept.updateComplete, removed.updateComplete]);
+      expect(host.count('config'), 'within the task that added them').to.equal(0);
+      removed.remove();
+      await kept.configLoaded;
+      await removed.configLoaded;
+      expect(host.calls.filter((c) => c.route === 'config')).to.have.length(1);
+      expect(kept.config, 'the kept one has it').to.not.equal(undefined);
+      kept.remove();
+    });
+
     it('takes per-instance string overrides, and keeps the built-in ones beside them', async () => {
       host = fakeHost(driver.routes);
       const element = await widget();
