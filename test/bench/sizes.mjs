@@ -27,9 +27,9 @@ const compressed = (bytes) => ({
   brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
 });
 
-/** Bundles `source` as an entry in `dir`, minified for browsers; `external` keeps imports out. */
-async function bundle(dir, source, external = []) {
-  const result = await build({
+/** Bundles `source` as an entry in `dir`, minified for browsers, as every figure here is measured; `more` adds esbuild options. */
+const browserBuild = (dir, source, more = {}) =>
+  build({
     stdin: { contents: source, resolveDir: dir, loader: 'js' },
     bundle: true,
     minify: true,
@@ -37,11 +37,14 @@ async function bundle(dir, source, external = []) {
     platform: 'browser',
     target: 'es2022',
     write: false,
-    external,
     logLevel: 'silent',
     define: { 'process.env.NODE_ENV': '"production"' },
+    ...more,
   });
-  return compressed(result.outputFiles[0].contents);
+
+/** The sizes of that bundle; `external` keeps imports out. */
+async function bundle(dir, source, external = []) {
+  return compressed((await browserBuild(dir, source, { external })).outputFiles[0].contents);
 }
 
 export async function measureSizes() {
@@ -94,11 +97,7 @@ const gzip = (text) => gzipSync(text, { level: 9 }).length;
  * compresses once.
  */
 export async function measureAnatomy(name = 'otp-verify') {
-  const result = await build({
-    stdin: { contents: `import 'verify-widgets/${name}';`, resolveDir: repo, loader: 'js' },
-    bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent',
-    sourcemap: 'external', outfile: 'bundle.js',
-  });
+  const result = await browserBuild(repo, `import 'verify-widgets/${name}';`, { sourcemap: 'external', outfile: 'bundle.js' });
   const code = result.outputFiles.find((f) => f.path.endsWith('.js')).text;
   const map = new TraceMap(result.outputFiles.find((f) => f.path.endsWith('.map')).text);
   // The source of each stretch of output: from one mapping to the next on its line.

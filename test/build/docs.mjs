@@ -10,6 +10,9 @@ const files = [new URL('../../README.md', import.meta.url), ...readdirSync(new U
 const cell = (text = '') => String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
 const table = (head, rows) => (rows.length ? [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`), ''] : []);
 
+/** A heading and the table of its named items (events, parts…): each name and its description. */
+const named = (title, head, items = []) => [`### ${title}`, '', ...table(head, items.map((item) => [`\`${item.name}\``, item.description]))];
+
 /** The API reference of one element, from the manifest. */
 function reference(element) {
   const fields = (element.members ?? []).filter((m) => m.kind === 'field' && !m.privacy && !m.static && m.description);
@@ -20,19 +23,11 @@ function reference(element) {
       ['attribute', 'property', 'type', 'default', 'description'],
       fields.map((f) => [f.attribute ? `\`${f.attribute}\`` : '', `\`${f.name}\`${f.readonly ? ' (read-only)' : ''}`, f.type?.text ? `\`${f.type.text}\`` : '', f.default ? `\`${f.default}\`` : '', f.description]),
     ),
-    '### Events',
-    '',
-    ...table(['event', 'detail'], (element.events ?? []).map((e) => [`\`${e.name}\``, e.description])),
-    '### Parts',
-    '',
-    ...table(['part', 'what'], (element.cssParts ?? []).map((p) => [`\`${p.name}\``, p.description])),
-    '### Custom properties',
-    '',
-    ...table(['property', 'what'], (element.cssProperties ?? []).map((p) => [`\`${p.name}\``, p.description])),
-    '### Custom states (`:state(name)`)',
-    '',
-    ...table(['state', 'when'], (element.cssStates ?? []).map((s) => [`\`${s.name}\``, s.description])),
-    ...((element.slots ?? []).length ? ['### Slots', '', ...table(['slot', 'what'], element.slots.map((s) => [`\`${s.name}\``, s.description]))] : []),
+    ...named('Events', ['event', 'detail'], element.events),
+    ...named('Parts', ['part', 'what'], element.cssParts),
+    ...named('Custom properties', ['property', 'what'], element.cssProperties),
+    ...named('Custom states (`:state(name)`)', ['state', 'when'], element.cssStates),
+    ...((element.slots ?? []).length ? named('Slots', ['slot', 'what'], element.slots) : []),
   ].join('\n');
 }
 

@@ -66,19 +66,22 @@ describe('the documentation site', () => {
 
   it('every link between pages resolves, to the page and to the heading it names, and every picture loads', async () => {
     const targets = new Set<string>();
+    const pictures = new Set<string>();
     const slugs = await pages(demo.url);
     for (const slug of slugs) {
       const html = await (await fetch(`${demo.url}${slug}`)).text();
       for (const [, href] of html.matchAll(/href="(\/[^"]*)"/g)) targets.add(href!);
       // Pictures too: the gallery's and the theming page's, written relative to the Markdown file.
-      for (const [, src] of html.matchAll(/<img src="([^"]+)"/g)) targets.add(new URL(src!, `${demo.url}${slug}`).pathname);
+      for (const [, src] of html.matchAll(/<img src="([^"]+)"/g)) pictures.add(new URL(src!, `${demo.url}${slug}`).pathname);
     }
     assert.ok(targets.size > slugs.length, 'links found');
-    for (const target of targets) {
+    for (const target of [...targets, ...pictures]) {
       const [path, hash] = target.split('#');
       const response = await fetch(new URL(path!, demo.url));
       assert.equal(response.status, 200, target);
       if (hash) assert.match(await response.text(), new RegExp(`id="${hash}"`), target);
+      // Served as the picture it is (a JPEG as application/octet-stream is a download elsewhere).
+      if (pictures.has(target)) assert.match(response.headers.get('content-type') ?? '', /^image\//, target);
     }
   });
 
