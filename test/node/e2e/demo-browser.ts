@@ -123,15 +123,24 @@ export async function passCodeInDemo(page: Page): Promise<void> {
   await untilStep(page, 'otp-verify', 'success');
 }
 
-/** In the demo: signs in as `user` (when given), passes a code when registering, picks the face or voice mode, and presses the widget's start button. */
-/** Signs in (proving a code first to enrol) and picks the mode; the widget waits at its first step. */
+/**
+ * Signs in (proving a code first to enrol) and picks the mode; then waits, as a person looks before
+ * pressing, until the widget stands at its first step with the handler's config in hand. Waiting
+ * for a button alone raced: a widget that was waiting for the proof shows "Check again" until the
+ * config it asks for again, once the code is verified, sends it back to the start.
+ */
 export async function openInDemo(page: Page, kind: 'face' | 'voice', mode: 'enroll' | 'verify', user: string | null = 'omar'): Promise<void> {
   const tag = `${kind}-verify`;
   if (user) await signIn(page, user);
   if (user && mode === 'enroll') await passCodeInDemo(page);
   await page.click(`#${kind}-mode input[value="${mode}"]`);
-  await page.waitForFunction((t, m) => document.querySelector<any>(t)?.mode === m && document.querySelector<any>(t).shadowRoot?.querySelector('[part~="submit"]'), {}, tag, mode);
+  await page.waitForFunction((t, m) => {
+    const element = document.querySelector<any>(t);
+    return element?.mode === m && element.step === 'priming' && element.config !== undefined;
+  }, {}, tag, mode);
 }
+
+/** In the demo: signs in as `user` (when given), passes a code when registering, picks the face or voice mode, and presses the widget's start button. */
 
 export async function startInDemo(page: Page, kind: 'face' | 'voice', mode: 'enroll' | 'verify', user: string | null = 'omar'): Promise<void> {
   await openInDemo(page, kind, mode, user);
