@@ -75,6 +75,60 @@ describe('createNodeFetch: the Node path to the service', () => {
   });
 });
 
+describe('createNodeFetch: idle connections close before the service closes them', () => {
+  /**
+   * A service that closes idle connections after `idleMs` (announcing it, as Node does, unless 0)
+   * and notes, per connection, whether the client hung up first and when.
+   */
+  async function service(idleMs: number) {
+    const server = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
+    server.keepAliveTimeout = idleMs;
+    const connections: { clientHungUpAfterMs?: number }[] = [];
+    server.on('connection', (socket) => {
+      const seen: { clientHungUpAfterMs?: number } = {};
+      connections.push(seen);
+      let last = performance.now();
+      socket.on('data', () => (last = performance.now()));
+      socket.on('end', () => (seen.clientHungUpAfterMs = performance.now() - last));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    return { url, connections, close: () => server.close() };
+  }
+  const idle = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+  // A call written on a connection the service is closing that moment fails unread: ECONNRESET,
+  // "the service could not be reached", for a person who did nothing wrong.
+  it('hangs up a second before the time the service announces (Keep-Alive: timeout=3)', async () => {
+    const { url, connections, close } = await service(3000);
+    const fetch = createNodeFetch();
+    await (await fetch(url)).text();
+    await (await fetch(url)).text();
+    await idle(2500);
+    close();
+    assert.equal(connections.length, 1);
+    assert.ok(connections[0]!.clientHungUpAfterMs! > 1500 && connections[0]!.clientHungUpAfterMs! < 2500, `hung up after ${connections[0]!.clientHungUpAfterMs} ms`);
+  });
+
+  it('keeps no connection for a service that closes within a second', async () => {
+    const { url, connections, close } = await service(1000);
+    const fetch = createNodeFetch();
+    await (await fetch(url)).text();
+    await (await fetch(url)).text();
+    close();
+    assert.equal(connections.length, 2);
+  });
+
+  it('hangs up after 4 s when the service announces nothing, under the 5 s of Node and Apache servers', async () => {
+    const { url, connections, close } = await service(0);
+    const fetch = createNodeFetch();
+    await (await fetch(url)).text();
+    await idle(4500);
+    close();
+    assert.ok(connections[0]!.clientHungUpAfterMs! > 3500 && connections[0]!.clientHungUpAfterMs! < 4500, `hung up after ${connections[0]!.clientHungUpAfterMs} ms`);
+  });
+});
+
 describe('createVerifyHandler of verify-widgets/server/node', () => {
   let emu: RunningEmulator;
   before(async () => (emu = await startEmulator({ apiKeys: [KEY] })));
