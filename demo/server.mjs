@@ -55,7 +55,7 @@ const handler = createVerifyHandler({
   // Everyone is 127.0.0.1 here, so the per-address cap is roomier than a site's would be.
   limits: { resendCooldownSeconds: Number(process.env.RESEND_COOLDOWN ?? 30), sendsPerIp: { max: 200, windowSeconds: 3600 } },
   onVerified: ({ userId, method }) => console.log(`[host] verified ${userId ?? 'a guest'} by ${method}`),
-  log: (entry) => console.log(`[handler] ${entry.route} ${entry.status}${entry.code ? ` ${entry.code}` : ''} ${entry.ms.toFixed(1)}ms`),
+  log: (entry) => console.log(`[handler] ${entry.route} ${entry.status}${entry.code ? ` ${entry.code}` : ''}${entry.fault ? ` (${entry.fault})` : ''} ${entry.ms.toFixed(1)}ms`),
 });
 const verifyListener = toNodeListener(handler);
 

@@ -1,7 +1,7 @@
 /** The one error shape every route answers (DESIGN §3), and how upstream errors map onto it. */
 import type { ErrorBody, ErrorCode } from '../../core/protocol.js';
 import { json } from '../http.js';
-import { ServiceError } from '../service/errors.js';
+import { ServiceError, type UpstreamFault } from '../service/errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -24,6 +24,8 @@ export class HandlerError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly extra: Omit<ErrorBody['error'], 'code' | 'message'> & { status?: number } = {},
+    /** What went wrong on the way to the service: for the host's log, never for the browser. */
+    readonly fault?: UpstreamFault,
   ) {
     super(message);
   }
@@ -34,8 +36,8 @@ export function fail(code: ErrorCode, message: string, extra?: HandlerError['ext
 }
 
 /** The host's problem, not the person's (a fault upstream, a store, a hook, its own options): try again later. */
-export function unavailable(status: number): HandlerError {
-  return new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', { status });
+export function unavailable(status: number, fault?: UpstreamFault): HandlerError {
+  return new HandlerError('upstream_unavailable', 'Verification is temporarily unavailable. Please try again.', { status }, fault);
 }
 
 export function errorResponse(error: HandlerError): Response {
@@ -67,5 +69,5 @@ export function fromServiceError(error: ServiceError): HandlerError {
   const refusal = REFUSALS[error.code];
   if (refusal) return new HandlerError(error.code, refusal);
   // unauthorized (our key), 5xx, timeouts, redirects: the host's problem, not the person's.
-  return unavailable(error.fault === 'timeout' ? 504 : 502);
+  return unavailable(error.fault === 'timeout' ? 504 : 502, error.fault);
 }

@@ -84,6 +84,7 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
     let response: Response;
     let failure: string | undefined;
     let code: string | undefined;
+    let fault: string | undefined;
     try {
       if (!isRoute(name)) fail404();
       const route = ROUTES[name];
@@ -100,6 +101,7 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
       const error = thrown instanceof HttpError ? new HandlerError('invalid_input', thrown.message, { status: thrown.status }) : thrown;
       if (error instanceof HandlerError) {
         code = error.code;
+        fault = error.fault;
         response = errorResponse(error);
       } else {
         // A hook or the store failed: no detail leaves the server, and never a 500 to the widget.
@@ -109,7 +111,7 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
       }
     }
     if (request.method === 'POST' && response.status !== 405) response.headers.set('cache-control', 'no-store');
-    options.log?.({ route: name || path, status: response.status, code, ms: performance.now() - started, ...(failure ? { error: failure } : {}) });
+    options.log?.({ route: name || path, status: response.status, code, ms: performance.now() - started, ...(fault ? { fault } : {}), ...(failure ? { error: failure } : {}) });
     return response;
   }
 

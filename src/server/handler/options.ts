@@ -132,8 +132,12 @@ export interface VerifyHandlerOptions {
   requiredHeader?: string;
   upstreamTimeoutMs?: number;
   fetch?: typeof fetch;
-  /** One entry per request; never a code, key, identifier or media. */
-  log?(entry: { route: string; status: number; code?: string; ms: number; error?: string }): void;
+  /**
+   * One entry per request; never a code, key, identifier or media. `fault` says why the service
+   * was unavailable (timeout, network, server_error, not_json, redirect, unexpected_status,
+   * bad_shape); `error`, the class of what failed in a hook or the store.
+   */
+  log?(entry: { route: string; status: number; code?: string; ms: number; fault?: string; error?: string }): void;
 }
 
 export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 'trustProxy'> & {

@@ -22,6 +22,7 @@ for (const [backend, open] of backends) {
         const verify = async (otp: string) => {
           const res = await t.call('verify-otp', { email: 'patient@example.com', otp });
           answers.push(res.json.receipt ? 'verified' : `${res.status} ${res.json.error.code}${res.json.error.attemptsLeft !== undefined ? ` left ${res.json.error.attemptsLeft}` : ''}`);
+          assert.doesNotMatch(JSON.stringify(res.json), /server_error|timeout|fault/);
         };
         await verify(wrong);
         for (const status of [500, 502, 503, 503, 503]) {
@@ -40,6 +41,9 @@ for (const [backend, open] of backends) {
           '429 rate_limited',
           'verified',
         ]);
+        // The host's log says why the service was unavailable; the browser is only told to try again.
+        const faults = t.logs.filter((entry) => entry.code === 'upstream_unavailable').map((entry) => entry.fault);
+        assert.deepEqual(faults, [...Array.from({ length: 5 }, () => 'server_error'), 'timeout']);
       } finally {
         await t.close();
       }
