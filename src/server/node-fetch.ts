@@ -70,8 +70,9 @@ function closingFirst<A extends http.Agent>(agent: A, idleLimits: WeakMap<object
   const keep = agent.keepSocketAlive.bind(agent);
   agent.keepSocketAlive = (socket) => {
     const idleMs = idleLimits.get(socket) ?? DEFAULT_IDLE_MS;
-    if (idleMs <= 0) return false;
-    keep(socket); // keep-alive probes and unref, as the agent does
+    // The agent's own check runs too (probes, unref; Node 20 keeps no socket announced for 1 s or less).
+    const kept: unknown = keep(socket);
+    if (idleMs <= 0 || kept === false) return false;
     // The agent destroys a pooled connection when its timeout passes.
     (socket as Socket).setTimeout(idleMs);
     return true;
