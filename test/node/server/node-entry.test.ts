@@ -81,7 +81,8 @@ describe('createNodeFetch: idle connections close before the service closes them
    * and notes, per connection, whether the client hung up first and when.
    */
   async function service(idleMs: number) {
-    const server = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
+    // `/slow` answers after 4.5 s, longer than a connection may idle in the client's pool.
+    const server = createServer((req, res) => req.resume().on('end', () => setTimeout(() => res.end('{}'), req.url === '/slow' ? 4500 : 0)));
     server.keepAliveTimeout = idleMs;
     const connections: { clientHungUpAfterMs?: number }[] = [];
     server.on('connection', (socket) => {
@@ -126,6 +127,15 @@ describe('createNodeFetch: idle connections close before the service closes them
     await idle(4500);
     close();
     assert.ok(connections[0]!.clientHungUpAfterMs! > 3500 && connections[0]!.clientHungUpAfterMs! < 4500, `hung up after ${connections[0]!.clientHungUpAfterMs} ms`);
+  });
+
+  it('a call slower than the idle limit is not cut: the limit is for idle connections only', async () => {
+    const { url, connections, close } = await service(10_000);
+    const fetch = createNodeFetch();
+    await (await fetch(url)).text();
+    assert.equal(await (await fetch(`${url}slow`)).text(), '{}');
+    close();
+    assert.equal(connections.length, 1);
   });
 });
 
