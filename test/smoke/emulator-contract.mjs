@@ -47,7 +47,9 @@ check('send-otp email', async () => assert.deepEqual(await call('send-otp', { me
 check('send-otp with method omitted', async () => assert.deepEqual(await call('send-otp', { phone: '+966500000103' }), sent));
 check('verify-otp right code', async () => {
   const res = await call('verify-otp', { phone: '+966500000101', otp: await codeFor('+966500000101') });
-  assert.deepEqual(res, { status: 200, body: { status: true, message: res.body.message } });
+  // The text is the service's own (this script also runs against it): any non-empty string.
+  assert.deepEqual({ status: res.status, keys: Object.keys(res.body).sort(), verified: res.body.status }, { status: 200, keys: ['message', 'status'], verified: true });
+  assert.match(res.body.message, /\S/);
 });
 check('verify-otp reused code', async () => failed(await call('verify-otp', { phone: '+966500000101', otp: await codeFor('+966500000101') })));
 check('verify-otp wrong code', async () => {

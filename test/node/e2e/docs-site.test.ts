@@ -86,7 +86,12 @@ describe('the documentation site', () => {
   });
 
   /** The live widget of the page's playground. */
-  const live = (page: Page, tag: string) => page.evaluateHandle((t) => document.querySelector(`.stage ${t}`), tag);
+  /** The stage holds an upgraded widget of that tag that has rendered. */
+  const live = (page: Page, tag: string) =>
+    page.evaluate((t) => {
+      const element = document.querySelector(`.stage ${t}`);
+      return element instanceof customElements.get(t)! && element.shadowRoot?.querySelector('[part~="base"]') != null;
+    }, tag);
   const attribute = (page: Page, tag: string, name: string) => page.evaluate((t, n) => document.querySelector(`.stage ${t}`)!.getAttribute(n), tag, name);
 
   it('<otp-verify> controls: a checkbox, a select, a radio and the dark switch each change the widget and its markup', async () => {
@@ -105,7 +110,7 @@ describe('the documentation site', () => {
     const markup = await page.evaluate(() => document.querySelector('.code-to-copy pre')!.textContent);
     assert.match(markup!, /<otp-verify endpoint="\/api\/verify" channels="sms email" country="AE" lang="ar"><\/otp-verify>/);
     assert.match(markup!, /locales\/ar\.js/);
-    assert.ok(await live(page, 'otp-verify'));
+    assert.equal(await live(page, 'otp-verify'), true);
   });
 
   it('<voice-verify> controls: a number changes the digits to read', async () => {

@@ -51,7 +51,12 @@ describe('quirk redirect-without-accept', () => {
       const res = await t.call('send-otp', { method: 'email', email: 'a@example.com' });
       assert.ok(res.status >= 500 && res.status < 600, `status ${res.status}`);
       assert.equal(res.json.error.code, 'upstream_unavailable');
-      assert.equal(res.json.sent, undefined);
+      // A redirect is the service refusing the request: the widget is not told a code may be on its
+      // way, and the session may ask again at once (no cooldown held for a send that never was).
+      assert.equal(res.json.error.maybeSent, undefined, JSON.stringify(res.json));
+      assert.equal(res.headers.get('retry-after'), null);
+      assert.deepEqual(t.emu.state.outbox.list('a@example.com'), []);
+      assert.equal((await t.call('send-otp', { method: 'email', email: 'a@example.com' })).json.error?.code, 'upstream_unavailable', 'the second send is not held by a cooldown');
     } finally {
       await t.close();
     }

@@ -69,16 +69,21 @@ describe('handler: fuzz', () => {
       if (next() < 0.5) headers['x-test-user'] = next() < 0.5 ? 'fuzzer' : `u${i}`;
       const method = next() < 0.9 ? 'POST' : pick(['GET', 'PUT', 'DELETE', 'PATCH']);
       const payload = method === 'GET' ? undefined : body();
-      const route = next() < 0.9 ? pick(ROUTES.slice(0, 6)) : pick(ROUTES);
+      // A GET of the config is the one well-formed request the envelope alone makes: not fuzz.
+      const route = next() < 0.9 ? pick(ROUTES.slice(0, 6)) : pick(method === 'GET' ? ROUTES.filter((r) => r !== 'config') : ROUTES);
       const request = new Request(`${ORIGIN}/verify/${route}`, { method, headers, body: payload });
       const response = await t.handler(request);
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const text = await response.text();
-      assert.ok(response.status < 500, `request ${i} (seed ${seed}) answered ${response.status}: ${text}`);
-      if (response.status >= 400) assert.ok(JSON.parse(text).error.code, `request ${i} lacks an error code`);
+      const where = `request ${i} (seed ${seed}: ${method} ${route} ${payload?.slice(0, 200)})`;
+      assert.ok(response.status >= 400 && response.status < 500, `${where} answered ${response.status}: ${text}`);
+      assert.equal(typeof JSON.parse(text).error.code, 'string', `${where} lacks an error code`);
     }
     const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' ');
     console.log(`fuzz seed ${seed}: ${N} requests, statuses ${summary}`);
-    assert.equal([...statuses.values()].reduce((a, b) => a + b), N);
+    // Fuzz that stops at the envelope (origin, session, content type) proves nothing of the field
+    // checks behind it: a good share must get as far as 400 or 422.
+    const reachedFields = (statuses.get(400) ?? 0) + (statuses.get(422) ?? 0);
+    assert.ok(reachedFields > N / 5, `only ${reachedFields} of ${N} requests reached the field checks`);
   });
 });

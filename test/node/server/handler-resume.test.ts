@@ -27,24 +27,32 @@ describe('handler: a session comes back to its pending code', () => {
     }
   });
 
-  it('the store never holds the phone in clear', async () => {
-    const written: string[] = [];
-    const store = new (class extends MemoryStore {
-      override claim(key: string, seconds: number, value?: string) {
-        written.push(`${key}=${value}`);
-        return super.claim(key, seconds, value);
-      }
-      override set(key: string, seconds: number, value: string) {
-        written.push(`${key}=${value}`);
-        return super.set(key, seconds, value);
-      }
-    })();
-    const t = await setup({ store });
+  it('the store never holds the phone in clear: no key or value of any operation', async () => {
+    const seen: string[] = [];
+    const memory = new MemoryStore();
+    // Every operation of the store, not a chosen few: its keys and values as the handler passed them.
+    const store = new Proxy(memory, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          seen.push(`${String(name)}(${args.map(String).join(', ')})`);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const t = await setup({ store, limits: { resendCooldownSeconds: 30 } });
     try {
       await t.call('send-otp', { method: 'sms', phone: PHONE });
-      assert.ok(written.some((entry) => entry.startsWith('pending:')), 'the pending code is stored');
-      assert.doesNotMatch(written.join('\n'), /501234567/);
-      assert.equal((await t.call('config')).json.pending.to, '+966••••••567', 'and read back');
+      await t.call('send-otp', { method: 'sms', phone: PHONE }, { session: 's2', clientIp: '10.0.0.9' });
+      await t.call('verify-otp', { phone: PHONE, otp: '000000' });
+      assert.equal((await t.call('verify-otp', { otp: await codeSentTo(t.emu, PHONE) })).status, 200);
+      // Each kind of write the flow makes is seen: the send counters, the cooldown, the pending code, its use.
+      for (const operation of ['increment', 'claim', 'set', 'take', 'delete']) {
+        assert.ok(seen.some((entry) => entry.startsWith(`${operation}(`)), `no ${operation} seen`);
+      }
+      assert.ok(seen.some((entry) => entry.startsWith('set(pending:')), 'the pending code is stored');
+      assert.doesNotMatch(seen.join('\n'), /501234567|0501234567/);
       const config = await t.call('config');
       assert.doesNotMatch(JSON.stringify(config.json), /501234567/);
     } finally {

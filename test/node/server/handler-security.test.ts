@@ -13,43 +13,59 @@ describe('handler: what the browser cannot choose', () => {
   });
   after(() => t.close());
 
-  const refused: [string, string, Record<string, unknown>][] = [
-    ['otp on send-otp', 'send-otp', { method: 'sms', phone: '+966501234567', otp: '123456' }],
-    ['user_id on send-otp', 'send-otp', { method: 'sms', phone: '+966501234567', user_id: 'bob' }],
-    ['template_id on send-otp', 'send-otp', { method: 'sms', phone: '+966501234567', template_id: 3 }],
-    ['fallback_email on send-otp', 'send-otp', { method: 'sms', phone: '+966501234567', fallback_email: 'x@evil.test' }],
-    ['user_id on verify-by-face', 'verify-by-face', { query_face_image: cameraCapture('biden_1'), user_id: 'bob' }],
-    ['registered_face_image on verify-by-face', 'verify-by-face', { query_face_image: cameraCapture('biden_1'), registered_face_image: cameraCapture('biden_1') }],
-    ['registered_audio on verify-by-voice', 'verify-by-voice', { query_audio: microphoneCapture('spk2033_M_1'), registered_audio: microphoneCapture('spk2033_M_1') }],
-    ['user_id on enroll-voice', 'enroll-voice', { audio: microphoneCapture('spk2033_M_1'), user_id: 'bob' }],
+  const refused: [field: string, route: string, body: Record<string, unknown>][] = [
+    ['otp', 'send-otp', { method: 'sms', phone: '+966501234567', otp: '123456' }],
+    ['user_id', 'send-otp', { method: 'sms', phone: '+966501234567', user_id: 'bob' }],
+    ['template_id', 'send-otp', { method: 'sms', phone: '+966501234567', template_id: 3 }],
+    ['fallback_email', 'send-otp', { method: 'sms', phone: '+966501234567', fallback_email: 'x@evil.test' }],
+    ['user_id', 'verify-by-face', { query_face_image: cameraCapture('biden_1'), user_id: 'bob' }],
+    ['registered_face_image', 'verify-by-face', { query_face_image: cameraCapture('biden_1'), registered_face_image: cameraCapture('biden_1') }],
+    ['registered_audio', 'verify-by-voice', { query_audio: microphoneCapture('spk2033_M_1'), registered_audio: microphoneCapture('spk2033_M_1') }],
+    ['user_id', 'enroll-voice', { audio: microphoneCapture('spk2033_M_1'), user_id: 'bob' }],
   ];
-  for (const [label, route, body] of refused) {
-    it(`refuses ${label}, and nothing reaches the service`, async () => {
+  for (const [field, route, body] of refused) {
+    it(`refuses ${field} on ${route}, naming it, and nothing reaches the service`, async () => {
       const before = t.upstream.length;
       const res = await t.call(route, body, { user: 'alice' });
       assert.equal(res.status, 400);
       assert.equal(res.json.error.code, 'invalid_input');
-      assert.ok(['otp', 'user_id', 'template_id', 'fallback_email', 'registered_face_image', 'registered_audio'].includes(res.json.error.field));
+      assert.equal(res.json.error.field, field);
       assert.equal(t.upstream.length, before);
     });
   }
 
+  /** The one request `action` made of the service (it fails if there is not exactly one). */
+  async function onlyUpstream(path: string, action: () => Promise<unknown>) {
+    const before = t.upstream.length;
+    await action();
+    const made = t.upstream.slice(before);
+    assert.deepEqual(made.map((u) => u.path), [`/api/v2/${path}`]);
+    return made[0]!;
+  }
+
   it('ignores an X-Authorization header from the browser: the service sees the host key', async () => {
-    await t.call('send-otp', { method: 'email', email: 'h@example.com' }, { headers: { 'x-authorization': 'attacker-key' } });
-    assert.equal(t.upstream.at(-1)!.headers.get('x-authorization'), KEY);
+    const sent = await onlyUpstream('send-otp', () => t.call('send-otp', { method: 'email', email: 'h@example.com' }, { headers: { 'x-authorization': 'attacker-key' } }));
+    assert.equal(sent.headers.get('x-authorization'), KEY);
   });
 
   it("compares with the signed-in user's own reference, whoever the browser says it is", async () => {
-    const res = await t.call('verify-by-face', { query_face_image: cameraCapture('biden_1') }, { user: 'alice' });
-    assert.equal(res.json.error.code, 'no_match');
-    const sent = t.upstream.at(-1)!;
+    let res: Awaited<ReturnType<typeof t.call>> | undefined;
+    const sent = await onlyUpstream('verify-by-face', async () => (res = await t.call('verify-by-face', { query_face_image: cameraCapture('biden_1') }, { user: 'alice' })));
+    assert.equal(res!.json.error.code, 'no_match');
     assert.equal(sent.body!.user_id, 'alice');
     assert.equal(sent.body!.registered_face_image, t.references.get('alice:face'));
   });
 
   it('the code that reaches the service on verify is the one typed; send never carries one', async () => {
-    await t.call('send-otp', { method: 'email', email: 'c@example.com' });
-    assert.equal(t.upstream.at(-1)!.body!.otp, undefined);
+    const send = await onlyUpstream('send-otp', () => t.call('send-otp', { method: 'email', email: 'c@example.com' }));
+    assert.equal(send.body!.otp, undefined);
+    const code = await codeSentTo(t.emu, 'c@example.com');
+    const typed = code === '000000' ? '111111' : '000000';
+    const wrong = await onlyUpstream('verify-otp', () => t.call('verify-otp', { email: 'c@example.com', otp: typed }));
+    assert.equal(wrong.body!.otp, typed);
+    const right = await onlyUpstream('verify-otp', () => t.call('verify-otp', { email: 'c@example.com', otp: code }));
+    assert.equal(right.body!.otp, code);
+    assert.equal(right.body!.email, 'c@example.com');
   });
 });
 

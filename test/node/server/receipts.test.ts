@@ -98,7 +98,13 @@ describe('receipts', () => {
     assert.throws(() => execFileSync('/usr/bin/python3', ['-c', script, token, 'another-secret-another-secret-0123456789'], { stdio: 'pipe' }), /InvalidSignatureError/);
   });
 
-  it('refuses a short secret', async () => {
-    await assert.rejects(verifyReceipt('a.b', { secret: 'short', store: new MemoryStore() }), TypeError);
+  it('refuses a secret under 32 bytes, even for a receipt it signed', async () => {
+    for (const secret of ['short', 'x'.repeat(31)]) {
+      const token = await signReceipt(claims(), 'x'.repeat(32));
+      await assert.rejects(verifyReceipt(token, { secret, store: new MemoryStore(), anyUser: true }), { name: 'TypeError', message: /at least 32 bytes/ });
+    }
+    // The boundary: 32 bytes are enough.
+    const token = await signReceipt(claims(), 'x'.repeat(32));
+    assert.equal((await verifyReceipt(token, { secret: 'x'.repeat(32), store: new MemoryStore(), anyUser: true })).sub, 'alice');
   });
 });

@@ -58,7 +58,7 @@ describe('<face-verify> flow', () => {
     assert.deepEqual(once, { step: 'failure', reason: 'no_match', attemptsLeft: 2, canRetry: true, canUpload: true });
     assert.equal(transitionFace(once, { type: 'retry' }).step, 'permission');
     const last = transitionFace(uploading, { type: 'failed', code: 'no_match', attemptsLeft: 0 });
-    assert.equal(last.step === 'failure' && (last.canRetry || last.canUpload), false);
+    assert.deepEqual(last, { step: 'failure', reason: 'no_match', attemptsLeft: 0, canRetry: false, canUpload: false });
     assert.equal(transitionFace(last, { type: 'retry' }), last);
   });
 
