@@ -122,20 +122,23 @@ const html = (feed) => (testFramework) =>
   <script>window.FEED = ${JSON.stringify(feed ?? null)};</script>
   <script type="module" src="${testFramework}"></script></body></html>`;
 
+// TEST_FILES=a.test.ts,b.test.ts runs those files alone, each in the engines whose folders hold it.
+const only = process.env.TEST_FILES?.split(',');
+const pick = (files) => (only ? only.filter((file) => files.some((glob) => file.startsWith(glob.slice(0, glob.indexOf('**'))))) : files);
 const shared = ['test/browser/shared/**/*.test.ts'];
 const groups = [];
 if (ENGINES.includes('chromium')) {
   for (const [name, feed] of Object.entries(CHROMIUM_FEEDS)) {
     groups.push({
       name: `chromium-${name}`,
-      files: [...(name === 'fixture-devices' ? shared : []), `test/browser/chromium/${name}/**/*.test.ts`],
+      files: pick([...(name === 'fixture-devices' ? shared : []), `test/browser/chromium/${name}/**/*.test.ts`]),
       browsers: [chromium(feed)],
       testRunnerHtml: html(feed),
     });
   }
 }
-if (ENGINES.includes('firefox')) groups.push({ name: 'firefox', files: [...shared, 'test/browser/firefox/**/*.test.ts'], browsers: [firefox] });
-if (ENGINES.includes('webkit')) groups.push({ name: 'webkit', files: [...shared, 'test/browser/webkit/**/*.test.ts'], browsers: [await webkit()] });
+if (ENGINES.includes('firefox')) groups.push({ name: 'firefox', files: pick([...shared, 'test/browser/firefox/**/*.test.ts']), browsers: [firefox] });
+if (ENGINES.includes('webkit')) groups.push({ name: 'webkit', files: pick([...shared, 'test/browser/webkit/**/*.test.ts']), browsers: [await webkit()] });
 
 export default {
   nodeResolve: true,

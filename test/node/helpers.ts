@@ -106,3 +106,16 @@ export async function control(origin: string, method: string, path: string, body
   });
   return response.status === 204 ? undefined : response.json();
 }
+
+/**
+ * Polls `check` until it answers true, failing after `timeoutMs` with what it was waiting for: a
+ * test waits for the state, not for the clock. Answers the milliseconds it took.
+ */
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000, everyMs = 25): Promise<number> {
+  const start = performance.now();
+  while (!(await check())) {
+    if (performance.now() - start > timeoutMs) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+    await new Promise((done) => setTimeout(done, everyMs));
+  }
+  return performance.now() - start;
+}

@@ -37,8 +37,9 @@ for (const quirks of [false, true]) {
 }
 
 describe('handler: biometric rules', () => {
+  const biometricAttempts = { max: 2, windowSeconds: 600 };
   let t: Awaited<ReturnType<typeof setup>>;
-  before(async () => (t = await setup({ limits: { biometricAttempts: { max: 2, windowSeconds: 600 } } })));
+  before(async () => (t = await setup({ limits: { biometricAttempts } })));
   after(() => t.close());
 
   it('needs a signed-in user', async () => {
@@ -77,10 +78,21 @@ describe('handler: biometric rules', () => {
     });
   }
 
-  it('caps comparisons per user with rate_limited and Retry-After', async () => {
+  it('caps comparisons per user with rate_limited and Retry-After, and the refused one costs no comparison', async () => {
     t.references.set('capped:face', cameraCapture('obama_1'));
-    const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await t.call('verify-by-face', { query_face_image: cameraCapture('biden_1') }, { user: 'capped' })).status);
-    assert.deepEqual(statuses, [422, 422, 429]);
+    const { max, windowSeconds } = biometricAttempts;
+    const attempt = () => t.call('verify-by-face', { query_face_image: cameraCapture('biden_1') }, { user: 'capped' });
+    const answers = [];
+    for (let i = 0; i < max; i++) answers.push(await attempt());
+    assert.deepEqual(
+      answers.map((a) => [a.status, a.json.error.code, a.json.error.attemptsLeft]),
+      answers.map((_, i) => [422, 'no_match', max - 1 - i]),
+    );
+    const compared = t.calls('verify-by-face');
+    const refused = await attempt();
+    assert.deepEqual([refused.status, refused.json.error.code], [429, 'rate_limited']);
+    assert.ok(refused.json.error.retryAfter > windowSeconds - 60 && refused.json.error.retryAfter <= windowSeconds, String(refused.json.error.retryAfter));
+    assert.equal(refused.headers.get('retry-after'), String(refused.json.error.retryAfter));
+    assert.equal(t.calls('verify-by-face'), compared);
   });
 });

@@ -50,6 +50,18 @@ describe('handler: config', () => {
       // Still cached: a minute has not passed.
       assert.deepEqual((await t.call('config')).json.channels, ['sms', 'whatsapp', 'email']);
       assert.equal(t.calls('balance'), 1);
+      // A minute later the balance is read again, once, and the low balance shows and is told.
+      const now = Date.now;
+      Date.now = () => now() + 61_000;
+      try {
+        assert.deepEqual((await t.call('config')).json.channels, ['email']);
+        assert.deepEqual((await t.call('config')).json.channels, ['email']);
+      } finally {
+        Date.now = now;
+      }
+      assert.equal(t.calls('balance'), 2);
+      assert.deepEqual(alerts, [5]);
+      alerts.length = 0;
       const fresh = await setup({ lowBalanceThreshold: 10, onLowBalance: (balance) => void alerts.push(balance) });
       try {
         await control(fresh.emu.origin, 'PUT', 'balance', { balance: 5 });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore, RedisStore, createVerifyHandler, type VerifyStore } from '../../../src/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { KEY } from '../helpers.js';
+import { KEY, until } from '../helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
@@ -74,13 +74,24 @@ for (const [name, make] of stores) {
       await store.decrement('back');
       await store.decrement('back');
       assert.equal(await store.get('back'), '0');
+      // A counter that lived and expired stays gone: giving back to it makes no new one.
+      await store.increment('gone', 1);
+      assert.equal(await store.get('gone'), '1');
+      await until('the counter to expire', async () => (await store.get('gone')) === null, 5000);
+      await store.decrement('gone');
+      assert.equal(await store.get('gone'), null);
+      assert.deepEqual(await store.increment('gone', 60), { count: 1, ttl: 60 });
     });
 
-    it('forgets a key after its window', async () => {
+    it('forgets a key after its window, not before', async () => {
       const store = make();
-      await store.claim('short', 1);
-      await new Promise((done) => setTimeout(done, 2100));
-      assert.equal(await store.get('short'), null);
+      await store.claim('short', 1, 'x');
+      const started = performance.now();
+      assert.equal(await store.get('short'), 'x');
+      const ms = await until('the claim to expire', async () => (await store.get('short')) === null, 5000);
+      // Redis expires a key within a millisecond of its time; well before a second is too early.
+      assert.ok(performance.now() - started > 500, `gone after ${ms.toFixed(0)} ms`);
+      assert.equal((await store.claim('short', 30)).claimed, true);
     });
   });
 }
