@@ -98,6 +98,7 @@ describe('<otp-verify> code entry after a wrong code', () => {
     expect(verifyCalls(host), 'not re-sent on its own').to.deep.equal(['000000']);
     await press('Enter');
     await waitUntil(() => verifyCalls(host).length === 2, 'sent when asked');
+    expect(verifyCalls(host), 'the same code, as typed').to.deep.equal(['000000', '000000']);
   });
 
   it('the error describes the field, with the tries left counted in the language', async () => {
@@ -177,9 +178,16 @@ describe('<otp-verify> code field editing', () => {
     const element = await typed('12a3');
     expect(codeInput(element).value).to.equal('123');
     host.calls.length = 0;
-    // Complete, so it is sent once; the extra digit does not change it.
-    await type('4567');
-    await waitUntil(() => verifyCalls(host).length === 1);
+    // A paste cut to fit fills the field and is not sent on its own (the person sees it was cut)...
+    paste(element, '4567');
+    await element.updateComplete;
+    expect(codeInput(element).value).to.equal('123456');
+    // ...so the field is full, in focus and still on the code step when the seventh digit is typed.
+    await type('7');
+    await element.updateComplete;
+    expect([codeInput(element).value, element.step, verifyCalls(host)]).to.deep.equal(['123456', 'code', []]);
+    await press('Enter');
+    await waitUntil(() => verifyCalls(host).length === 1, 'sent when asked');
     expect(verifyCalls(host)).to.deep.equal(['123456']);
   });
 
@@ -378,9 +386,11 @@ describe('<otp-verify> country picker', () => {
       expect($(element, '[part~="prefix"]').textContent).to.equal('+');
       $(element, '#phone').focus();
       await type('050 123 4567');
+      // The form decides at once, within requestSubmit: send, refuse the number, or wait for the
+      // codes. So what shows after the render that follows is its decision, not a race with a clock.
       $<HTMLFormElement>(element, 'form').requestSubmit();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect([element.step, host.count('send-otp')]).to.deep.equal(['contact', 0]);
+      await element.updateComplete;
+      expect([element.step, host.count('send-otp'), $(element, '#phone').getAttribute('aria-invalid')]).to.deep.equal(['contact', 0, 'false']);
       answer!();
       await untilStep(element, 'code');
       expect(host.calls.find((c) => c.route === 'send-otp')!.body.phone).to.equal('+966501234567');

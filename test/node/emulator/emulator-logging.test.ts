@@ -70,6 +70,7 @@ describe('emulator CLI: what it prints', () => {
 
   it('prints only the count of keys it was given, and the development key only when it is the default', () => {
     assert.match(output, /API keys: 1 configured/);
+    assert.doesNotMatch(output, /dev-key-verify-widgets/);
   });
 });
 
@@ -89,6 +90,8 @@ describe('emulator CLI: quirks one by one, and an account\u2019s templates from 
       while (!/Service base URL: (\S+)/.test(output)) await once(child.stdout!, 'data');
       const baseUrl = /Service base URL: (\S+)/.exec(output)![1]!;
       assert.match(output, /Live quirks: string-balance, face-422, terse-otp-failure\n/);
+      // No key given: the development key is the default, and printed for the developer to use.
+      assert.match(output, /API key: dev-key-verify-widgets\n/);
       assert.equal((await callService(baseUrl, 'balance', undefined, 'dev-key-verify-widgets')).json.data.balance, '100.00');
       for (const [templateId, text] of [[31, /^Acme: \d{6} is your code\.$/], ['7', /^أكمي: رمزك \d{6}$/]] as const) {
         const sent = await callService(baseUrl, 'send-otp', { method: 'email', email: `t${templateId}@example.com`, template_id: templateId }, 'dev-key-verify-widgets');

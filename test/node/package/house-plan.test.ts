@@ -42,13 +42,31 @@ const roomOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.'
 /** Each file's imports: relative ones as files of src/, others as package or `node:` names. */
 const imports = new Map(
   files.map((file) => {
-    const text = readFileSync(join(SRC, file), 'utf8');
-    const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*'([^']+)'|import\('([^']+)'\)/g)].map((m) => m[1] ?? m[2]!);
+    const specifiers = specifiersOf(readFileSync(join(SRC, file), 'utf8'));
     return [file, specifiers.map((s) => (s.startsWith('.') ? normalize(join(dirname(file), s)).replace(/\.js$/, '.ts') : s))];
   }),
 );
 
+/** Every module a file names, as TypeScript reads them: side-effect, type-only, re-exports and dynamic imports, either quote. */
+function specifiersOf(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName);
+}
+
 describe('the house plan of src/', () => {
+  it('reads every form of import', () => {
+    const text = [
+      `import './side-effect.js';`,
+      `import "./double.js";`,
+      `import type { T } from './types.js';`,
+      `import {\n  a,\n  b,\n} from "./multi-line.js";`,
+      `export * from './re-export.js';`,
+      `export { c } from "./re-export-named.js";`,
+      `const later = await import('./dynamic.js');`,
+      `// import './commented.js';`,
+    ].join('\n');
+    assert.deepEqual(specifiersOf(text), ['./side-effect.js', './double.js', './types.js', './multi-line.js', './re-export.js', './re-export-named.js', './dynamic.js']);
+  });
+
   it('every room imports only itself and the rooms below it', () => {
     const wrong: string[] = [];
     for (const [file, targets] of imports) {
