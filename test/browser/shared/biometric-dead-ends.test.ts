@@ -89,8 +89,10 @@ describe('face and voice: no dead ends', () => {
     try {
       const element = await faceFixture();
       await untilFaceStep(element, 'failure');
+      // A step takes focus in a callback on the update that showed it: after two turns of it, any
+      // focus it would take has been taken (a widget that always takes focus fails here).
       await element.updateComplete;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await element.updateComplete;
       expect(document.activeElement).to.equal(field);
     } finally {
       field.remove();
@@ -102,8 +104,9 @@ describe('face and voice: no dead ends', () => {
     (document.activeElement as HTMLElement | null)?.blur();
     const element = await faceFixture();
     await untilFaceStep(element, 'failure');
+    // As above: after two turns of the update, any focus the step would take has been taken.
     await element.updateComplete;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await element.updateComplete;
     expect(document.activeElement).to.equal(document.body);
   });
 

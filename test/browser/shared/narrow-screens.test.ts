@@ -99,9 +99,10 @@ for (const width of [232, 320, 390, 640, 1280]) {
         fits(element, width, 'success');
       });
 
-      it('<voice-verify>: priming, digits, recording, review, success', async () => {
+      it('<voice-verify>: priming, digits, recording, review, success', async function () {
         host = fakeHost({ 'verify-by-voice': () => ({ body: { verified: true, method: 'voice', receipt: 'r', expiresAt: null } }) });
-        const element = await voiceFixture('max-duration="2"', lang);
+        // A low bar for speech: the 2 s take is about the layout, not the gate.
+        const element = await voiceFixture('max-duration="2" min-speech="0"', lang);
         narrow(element, width);
         await element.updateComplete;
         fits(element, width, 'priming');
@@ -115,8 +116,14 @@ for (const width of [232, 320, 390, 640, 1280]) {
         fits(element, width, 'recording');
         await untilVoiceStep(element, 'review', 20_000);
         fits(element, width, 'review');
-        // A synthetic microphone is a tone, not speech: its review offers another take and no upload.
-        if (voiceText(element, 'error')) return;
+        if (!window.FEED) {
+          // A synthetic microphone is a tone, not speech: its review offers another take and no
+          // upload, so the success step is measured only where speech plays (Chromium). The steps
+          // above were measured; the test is reported as skipped, since its last step was not.
+          expect(voiceText(element, 'error')).not.to.equal('');
+          this.skip();
+        }
+        expect(voiceText(element, 'error')).to.equal('');
         voiceButton(element, 'submit').click();
         await untilVoiceStep(element, 'success');
         fits(element, width, 'success');

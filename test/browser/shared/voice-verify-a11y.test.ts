@@ -1,6 +1,6 @@
 import { untilVoiceStep, voiceButton, voiceFixture } from '../support/voice.js';
 import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
-import { axeEachStep } from '../support/axe-steps.js';
+import { axeEachStep, type AxeStep } from '../support/axe-steps.js';
 
 const toReady = async (element: VoiceVerify) => {
   voiceButton(element, 'submit').click();
@@ -18,7 +18,7 @@ const toReview = async (element: VoiceVerify) => {
 /** A review the gate let through, whatever the engine's microphone gives: a low bar for speech. */
 const GATE_OPEN = 'min-speech="0"';
 
-const STEPS: [string, string, (element: VoiceVerify) => Promise<void>][] = [
+const STEPS: [string, string, AxeStep<VoiceVerify>['drive']][] = [
   ['priming', '', async () => {}],
   ['permission', '', async (element) => {
     navigator.mediaDevices.getUserMedia = () => new Promise(() => {});
@@ -28,12 +28,12 @@ const STEPS: [string, string, (element: VoiceVerify) => Promise<void>][] = [
   ['ready', '', toReady],
   ['recording', '', toRecording],
   ['review', '', toReview],
-  ...(['uploading', 'success', 'failure'] as const).map((step): [string, string, (element: VoiceVerify) => Promise<void>] => [
+  ...(['uploading', 'success', 'failure'] as const).map((step): [string, string, AxeStep<VoiceVerify>['drive']] => [
     step === 'failure' ? 'failure (no match)' : step,
     GATE_OPEN,
     async (element) => {
       await toReview(element);
-      if (element.shadowRoot!.querySelector('[part~="error"]')) return; // a silent mock microphone: the gate's review
+      if (element.shadowRoot!.querySelector('[part~="error"]')) return { unreachable: 'the mock microphone gives no speech: the gate stops at review' };
       voiceButton(element, 'submit').click();
       await untilVoiceStep(element, step);
     },

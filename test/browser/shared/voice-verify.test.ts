@@ -13,9 +13,9 @@ describe('<voice-verify>', function () {
   const originalGetUserMedia = restoreGetUserMedia();
   afterEach(() => host?.stop());
 
-  it('primes, shows fresh digits to read, records with a meter and a countdown, stops at the maximum, and uploads a 16 kHz mono WAV', async () => {
-    host = fakeHost({ 'verify-by-voice': () => ({ body: { verified: true, method: 'voice', receipt: 'voice.receipt', expiresAt: null } }) });
-    const element = await voiceFixture('max-duration="5"');
+  it('primes, shows fresh digits to read, records with a meter and a countdown, and stops at the maximum', async () => {
+    host = fakeHost({});
+    const element = await voiceFixture('max-duration="3"');
     expect(element.step).to.equal('priming');
     expect(navigator.mediaDevices.getUserMedia).to.equal(originalGetUserMedia);
     voiceButton(element, 'submit').click();
@@ -30,13 +30,26 @@ describe('<voice-verify>', function () {
     expect(voiceText(element, 'countdown')).to.match(/left/);
     await untilVoiceStep(element, 'review', 20_000);
     const problem = voiceText(element, 'error');
-    if (window.FEED) expect(problem, 'speech from the fixture passes the gate').to.equal('');
-    if (problem) {
+    if (window.FEED) {
+      expect(problem, 'speech from the fixture passes the gate').to.equal('');
+    } else {
       // A synthetic microphone (a steady tone) is not speech: the gate says why, and offers another try.
       expect(problem).to.match(/No speech|quiet|loud|short/);
       expect(voiceButton(element, 'submit').textContent).to.contain('Record again');
-      return;
     }
+  });
+
+  it('uploads the speech it recorded as a 16 kHz mono WAV of that length, and gives the receipt', async function () {
+    // Only Chromium's microphone plays speech (a fixture); elsewhere the gate refuses a tone, so
+    // there is nothing to upload: reported as skipped, not as passed.
+    if (!window.FEED) this.skip();
+    host = fakeHost({ 'verify-by-voice': () => ({ body: { verified: true, method: 'voice', receipt: 'voice.receipt', expiresAt: null } }) });
+    const element = await voiceFixture('max-duration="5"');
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'ready');
+    voiceButton(element, 'record').click();
+    await untilVoiceStep(element, 'review', 20_000);
+    expect(voiceText(element, 'error')).to.equal('');
     voiceButton(element, 'submit').click();
     await untilVoiceStep(element, 'success');
     const sent = host.calls.find((c) => c.route === 'verify-by-voice')!.body;

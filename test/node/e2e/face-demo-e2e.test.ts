@@ -71,9 +71,18 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
       // The detector loads with the first frame; then its answer holds, frame after frame.
       const said = (w: string) => ({ step: document.querySelector<any>(w).step, said: document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent });
       await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent.startsWith('No face'), { timeout: 30_000 }, widget);
-      await new Promise((done) => setTimeout(done, 3000));
+      // From here, count the frames the detector is given and every step the widget enters.
+      await page.evaluate((w) => {
+        const element = document.querySelector<any>(w);
+        const detector = element.detector;
+        const held = { frames: 0, steps: [] as string[] };
+        element.detector = { detect: (image: unknown) => (held.frames++, detector.detect(image)) };
+        element.addEventListener('verify-step-change', (event: any) => held.steps.push(event.detail.step));
+        (window as any).held = held;
+      }, widget);
+      await page.waitForFunction(() => (window as any).held.frames >= 8, { timeout: 30_000 });
       const after = await page.evaluate(said, widget);
-      assert.deepEqual(after, { step: 'preview', said: 'No face found: look at the camera.' });
+      assert.deepEqual({ ...after, steps: await page.evaluate(() => (window as any).held.steps) }, { step: 'preview', said: 'No face found: look at the camera.', steps: [] });
       // The model detector (TensorFlow.js inside) ran under the strict CSP too.
       assert.deepEqual(await violations(page), []);
     } finally {

@@ -12,20 +12,22 @@ interface Census {
 }
 
 /**
- * Waits for a step by polling, holding the element no longer than that: open-wc's waitUntil
+ * Waits for `check` by polling, holding the element no longer than that: open-wc's waitUntil
  * leaves its timeout timer, and with it the element, alive until the timeout passes.
  */
-async function untilVoiceStep(element: VoiceVerify, step: string, timeout = 15_000): Promise<void> {
+async function until(check: () => boolean, what: () => string, timeout = 15_000): Promise<void> {
   const end = performance.now() + timeout;
-  while (element.step !== step) {
-    if (performance.now() > end) throw new Error(`step ${step}, still ${element.step}`);
+  while (!check()) {
+    if (performance.now() > end) throw new Error(what());
     await new Promise((done) => setTimeout(done, 50));
   }
 }
 
+const untilVoiceStep = (element: VoiceVerify, step: string, timeout?: number) => until(() => element.step === step, () => `step ${step}, still ${element.step}`, timeout);
+
 const census = () => executeServerCommand<Census, { prototype: string }>('heap-census', { prototype: 'customElements.get("voice-verify").prototype' });
 
-/** One person's visit: the widget appears, records about 3 s, and goes away. */
+/** One person's visit: the widget appears, records (3 s at most), and goes away, from review or mid-take. */
 async function visit(removeWhileRecording: boolean): Promise<void> {
   // Made by hand rather than by a fixture helper, which would keep its wrapper until the test ends.
   const element = Object.assign(document.createElement('voice-verify') as VoiceVerify, { endpoint: '/host', maxDuration: 3 });
@@ -35,8 +37,12 @@ async function visit(removeWhileRecording: boolean): Promise<void> {
   await untilVoiceStep(element, 'ready');
   voiceButton(element, 'record').click();
   await untilVoiceStep(element, 'recording');
-  if (removeWhileRecording) await new Promise((done) => setTimeout(done, 3000));
-  else await untilVoiceStep(element, 'review', 20_000);
+  if (removeWhileRecording) {
+    // A second and a half of the take heard, and still recording: removed mid-take.
+    const heard = () => (element as unknown as { recorder: { elapsed: number } }).recorder.elapsed;
+    await until(() => heard() >= 1.5, () => `${heard()} s heard`);
+    expect(element.step, 'removed while recording').to.equal('recording');
+  } else await untilVoiceStep(element, 'review', 20_000);
   element.remove();
 }
 
@@ -51,9 +57,9 @@ describe('<voice-verify> releases everything it used', function () {
       const baseline = await census();
       // Half end at the limit and are removed from review; half are removed while recording.
       for (let i = 0; i < 50; i++) await visit(i % 2 === 0);
-      // Closing an AudioContext finishes off the main thread.
-      await new Promise((done) => setTimeout(done, 1000));
-      const after = await census();
+      // Closing an AudioContext finishes off the main thread: counted again until none is left, or 10 s.
+      let after = await census();
+      for (const end = performance.now() + 10_000; after.instances > 0 && performance.now() < end; ) after = await census();
       console.log(`voice-verify ×50: ${after.instances} retained (baseline ${baseline.instances}); DOM nodes ${baseline.nodes} -> ${after.nodes}; listeners ${baseline.jsEventListeners} -> ${after.jsEventListeners}`);
       expect(after.instances, 'widgets retained').to.equal(0);
       expect(after.nodes).to.be.at.most(Math.ceil(baseline.nodes * 1.1));
