@@ -48,7 +48,7 @@ describe('modelFaceDetector (Tiny Face Detector, weights served by the host)', f
     // An eager load would start within a few microtasks (the library is already loaded by the tests
     // above) and its 404 would be back long before a fixture's round trip and decoding.
     const canvas = await still('obama_1');
-    // guard-allow: sleep-then-negative: the round trip above is the wait, and the check below that the same entries show the load once it is made proves they would show it.
+    // The check below, that the same entries show the load once it is made, proves they would show an eager one.
     expect(loaded()).to.deep.equal([]);
     let failed = false;
     await broken.detect(canvas).catch(() => (failed = true));

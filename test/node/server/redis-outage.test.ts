@@ -81,7 +81,8 @@ describe('a Redis outage under load', () => {
         const statuses = (list: Answer[]) => [...new Set(list.map((a) => `${a.status} ${a.code ?? ''}`.trim()))];
         const slowest = answers.reduce((most, a) => Math.max(most, a.ms), 0);
         // Back: from the first request after which every answer is a 200.
-        const lastFailure = answers.findLastIndex((a) => a.status !== 200);
+        let lastFailure = -1;
+        answers.forEach((a, i) => a.status !== 200 && (lastFailure = i));
         const recovered = answers.slice(lastFailure + 1);
         const recoveredMs = (recovered[0]?.started ?? Infinity) - backAt;
         console.log(`${label}: ${answers.length} requests, ${whileDown.length} while down (${statuses(whileDown).join(', ')}), slowest ${Math.round(slowest)} ms, down after ${Math.round(downAt - down)} ms, normal ${Math.round(recoveredMs)} ms after its return`);
