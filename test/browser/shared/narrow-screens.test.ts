@@ -116,14 +116,13 @@ for (const width of [232, 320, 390, 640, 1280]) {
         fits(element, width, 'recording');
         await untilVoiceStep(element, 'review', 20_000);
         fits(element, width, 'review');
-        if (!window.FEED) {
-          // A synthetic microphone is a tone, not speech: its review offers another take and no
-          // upload, so the success step is measured only where speech plays (Chromium). The steps
-          // above were measured; the test is reported as skipped, since its last step was not.
-          expect(voiceText(element, 'error')).not.to.equal('');
+        if (voiceText(element, 'error') && !window.FEED) {
+          // Firefox's synthetic microphone is a steady tone, which even this low bar refuses: no
+          // upload, so no success step to measure. The steps above were measured; the test is
+          // reported as skipped, since its last step was not.
           this.skip();
         }
-        expect(voiceText(element, 'error')).to.equal('');
+        expect(voiceText(element, 'error'), 'speech passes the gate').to.equal('');
         voiceButton(element, 'submit').click();
         await untilVoiceStep(element, 'success');
         fits(element, width, 'success');

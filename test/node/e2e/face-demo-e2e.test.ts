@@ -71,15 +71,15 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
       // The detector loads with the first frame; then its answer holds, frame after frame.
       const said = (w: string) => ({ step: document.querySelector<any>(w).step, said: document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent });
       await page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent.startsWith('No face'), { timeout: 30_000 }, widget);
-      // From here, count the frames the detector is given and every step the widget enters.
-      await page.evaluate((w) => {
-        const element = document.querySelector<any>(w);
+      // From here, count the frames the detector is given and every step the widget enters (as
+      // text: the test's compiler would name the functions with a helper the page does not have).
+      await page.evaluate(`{
+        const element = document.querySelector(${JSON.stringify(widget)});
         const detector = element.detector;
-        const held = { frames: 0, steps: [] as string[] };
-        element.detector = { detect: (image: unknown) => (held.frames++, detector.detect(image)) };
-        element.addEventListener('verify-step-change', (event: any) => held.steps.push(event.detail.step));
-        (window as any).held = held;
-      }, widget);
+        const held = (window.held = { frames: 0, steps: [] });
+        element.detector = { detect(image) { held.frames++; return detector.detect(image); } };
+        element.addEventListener('verify-step-change', (event) => held.steps.push(event.detail.step));
+      }`);
       await page.waitForFunction(() => (window as any).held.frames >= 8, { timeout: 30_000 });
       const after = await page.evaluate(said, widget);
       assert.deepEqual({ ...after, steps: await page.evaluate(() => (window as any).held.steps) }, { step: 'preview', said: 'No face found: look at the camera.', steps: [] });
