@@ -6,7 +6,7 @@ export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler,
 export { verifyReceipt, ReceiptError, hashIdentifier, type ReceiptClaims, type ReceiptFailure, type VerifyReceiptOptions } from './receipts.js';
 export type { VerifyStore } from './store/store.js';
 export { MemoryStore } from './store/memory.js';
-export { RedisStore, REDIS_CLIENT_OPTIONS, type RedisStoreOptions, type RedisClient } from './store/redis.js';
+export { RedisStore, REDIS_CLIENT_OPTIONS, REDIS_CLUSTER_OPTIONS, type RedisStoreOptions, type RedisClient } from './store/redis.js';
 export { StoreUnavailableError } from './store/deadline.js';
 export { createServiceClient } from './service/client.js';
 export type {

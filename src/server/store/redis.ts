@@ -3,7 +3,7 @@
  * one Lua script each, so increment-and-expire is atomic across handler instances.
  */
 // Types only, and none in the declarations this file emits: a host without ioredis still compiles.
-import type { RedisOptions } from 'ioredis';
+import type { ClusterOptions, RedisOptions } from 'ioredis';
 import { withinTime } from '../../core/deadline.js';
 import type { VerifyStore } from './store.js';
 
@@ -23,8 +23,42 @@ export const REDIS_CLIENT_OPTIONS = {
   retryStrategy: (times: number) => Math.min(times * 100, 500),
 } satisfies RedisOptions;
 
+/**
+ * The ioredis `Cluster` options a RedisStore's cluster client must have:
+ * `new Cluster(nodes, REDIS_CLUSTER_OPTIONS)`. Each node's connection fails fast as above, and so
+ * does the cluster: a command cut by a master's death is not sent again to its successor. The slots
+ * are read again every second, so a replica promoted in a failover serves its slots within that.
+ */
+export const REDIS_CLUSTER_OPTIONS = {
+  enableOfflineQueue: false,
+  retryDelayOnFailover: 0,
+  retryDelayOnClusterDown: 0,
+  slotsRefreshInterval: 1000,
+  slotsRefreshTimeout: 1000,
+  clusterRetryStrategy: REDIS_CLIENT_OPTIONS.retryStrategy,
+  // Each node's own queue holds a command only while that node first connects (ioredis sets it).
+  redisOptions: {
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    connectTimeout: REDIS_CLIENT_OPTIONS.connectTimeout,
+    commandTimeout: REDIS_CLIENT_OPTIONS.commandTimeout,
+  },
+} satisfies ClusterOptions;
+
 /** The options without which a command can run after its request was answered; the rest are tuning. */
 const FAIL_FAST = ['enableOfflineQueue', 'maxRetriesPerRequest', 'autoResendUnfulfilledCommands'] as const;
+const CLUSTER_FAIL_FAST = ['enableOfflineQueue', 'retryDelayOnFailover'] as const;
+const NODE_FAIL_FAST = ['maxRetriesPerRequest', 'autoResendUnfulfilledCommands'] as const;
+
+/** The fail-fast options a client lacks, by name (`redisOptions.x` for a cluster's nodes). */
+function unsafeOptions(redis: RedisClient): string[] {
+  if (!redis.isCluster) return FAIL_FAST.filter((name) => redis.options[name] !== REDIS_CLIENT_OPTIONS[name]);
+  const nodes = redis.options.redisOptions ?? {};
+  return [
+    ...CLUSTER_FAIL_FAST.filter((name) => redis.options[name] !== REDIS_CLUSTER_OPTIONS[name]),
+    ...NODE_FAIL_FAST.filter((name) => nodes[name] !== REDIS_CLUSTER_OPTIONS.redisOptions[name]).map((name) => `redisOptions.${name}`),
+  ];
+}
 
 // INCR, then start the window on the first increment; answers the count and the seconds left.
 const INCREMENT = `
@@ -56,8 +90,13 @@ return value`;
  * the package's types do not name ioredis, which only a host on Redis installs.
  */
 export interface RedisClient {
-  readonly options: { readonly [name in (typeof FAIL_FAST)[number]]?: unknown };
+  readonly options: { readonly [name in (typeof FAIL_FAST)[number] | (typeof CLUSTER_FAIL_FAST)[number]]?: unknown } & {
+    readonly redisOptions?: { readonly [name in (typeof NODE_FAIL_FAST)[number]]?: unknown };
+  };
   readonly status: string;
+  /** True for an ioredis `Cluster`, whose masters each keep their own persistence. */
+  readonly isCluster?: boolean;
+  nodes?(role: 'master'): Pick<RedisClient, 'config' | 'status' | 'connect' | 'once'>[];
   connect(): Promise<unknown>;
   once(event: 'ready', listener: () => void): unknown;
   config(subcommand: 'GET', parameter: string): Promise<unknown>;
@@ -74,6 +113,14 @@ export interface RedisStoreOptions {
   connectWaitMs?: number;
 }
 
+/** Resolves when a client (or a cluster's node) is ready; a lazy one is told to connect. */
+function whenReady(client: Pick<RedisClient, 'status' | 'connect' | 'once'>): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  // A lazy client connects on its first command, which fails without the offline queue.
+  if (client.status === 'wait') client.connect().catch(() => {});
+  return new Promise<void>((resolve) => client.once('ready', resolve));
+}
+
 /** Redis expiries are whole seconds of at least one, so shorter windows are rounded up. */
 export class RedisStore implements VerifyStore {
   readonly #prefix: string;
@@ -84,9 +131,10 @@ export class RedisStore implements VerifyStore {
     private readonly redis: RedisClient,
     options: RedisStoreOptions = {},
   ) {
-    const unsafe = FAIL_FAST.filter((name) => redis.options[name] !== REDIS_CLIENT_OPTIONS[name]);
+    const unsafe = unsafeOptions(redis);
     if (unsafe.length) {
-      throw new TypeError(`RedisStore needs a client that fails fast while Redis is down (${unsafe.join(', ')}): new Redis(url, REDIS_CLIENT_OPTIONS)`);
+      const fix = redis.isCluster ? 'new Cluster(nodes, REDIS_CLUSTER_OPTIONS)' : 'new Redis(url, REDIS_CLIENT_OPTIONS)';
+      throw new TypeError(`RedisStore needs a client that fails fast while Redis is down (${unsafe.join(', ')}): ${fix}`);
     }
     this.#prefix = options.prefix ?? 'verify:';
     this.#connectWaitMs = options.connectWaitMs ?? 250;
@@ -95,34 +143,61 @@ export class RedisStore implements VerifyStore {
 
   /**
    * Used receipts and cooldowns must outlive a Redis restart, or a receipt used before a crash is
-   * accepted again after it. Says so once when Redis keeps no append-only file (where CONFIG is allowed).
+   * accepted again after it. Says so once when Redis (any master of a cluster) keeps no append-only
+   * file; where CONFIG is refused (managed Redis often does), says once that it could not check.
    */
   async #checkPersistence(): Promise<void> {
     try {
       await this.#whenReady();
-      const [, appendonly] = (await this.redis.config('GET', 'appendonly')) as string[];
-      const [, fsync] = (await this.redis.config('GET', 'appendfsync')) as string[];
-      if (appendonly !== 'yes' || fsync === 'no') {
-        console.warn(`RedisStore: Redis runs with appendonly ${appendonly}${appendonly === 'yes' ? `, appendfsync ${fsync}` : ''}: used receipts and cooldowns can come back after a crash. Set appendonly yes and appendfsync everysec (or always).`);
-      }
     } catch {
-      // CONFIG is often refused on managed Redis; its persistence is then the provider's to state.
+      return; // closed before it was ever ready: nothing to check
+    }
+    const servers = this.redis.isCluster && this.redis.nodes ? this.redis.nodes('master') : [this.redis];
+    let settings: [string | undefined, string | undefined][];
+    try {
+      settings = await Promise.all(
+        servers.map(async (server) => [((await server.config('GET', 'appendonly')) as string[])[1], ((await server.config('GET', 'appendfsync')) as string[])[1]] as [string | undefined, string | undefined]),
+      );
+    } catch (error) {
+      // A connection lost meanwhile is not a refusal: the next start will check.
+      if (this.redis.status !== 'ready') return;
+      console.warn(`RedisStore: could not read Redis's persistence (CONFIG GET: ${(error as Error)?.message}); make sure it keeps an append-only file (appendonly yes, appendfsync everysec), or used receipts and cooldowns can come back after a crash.`);
+      return;
+    }
+    const weak = settings.find(([appendonly, fsync]) => appendonly !== 'yes' || fsync === 'no');
+    if (weak) {
+      const [appendonly, fsync] = weak;
+      console.warn(`RedisStore: Redis runs with appendonly ${appendonly}${appendonly === 'yes' ? `, appendfsync ${fsync}` : ''}: used receipts and cooldowns can come back after a crash. Set appendonly yes and appendfsync everysec (or always).`);
     }
   }
 
   #whenReady(): Promise<void> {
     const { status } = this.redis;
-    if (status === 'ready') return Promise.resolve();
     if (status === 'end') return Promise.reject(new Error('Redis client is closed'));
-    // A lazy client connects on its first command, which fails without the offline queue.
-    if (status === 'wait') this.redis.connect().catch(() => {});
-    this.#ready ??= new Promise<void>((resolve) => this.redis.once('ready', resolve)).finally(() => (this.#ready = undefined));
+    if (status === 'ready') return this.#mastersReady();
+    this.#ready ??= whenReady(this.redis)
+      .then(() => this.#mastersReady())
+      .finally(() => (this.#ready = undefined));
     return this.#ready;
+  }
+
+  /**
+   * A cluster's client connects to each master on its first command, and commands sent to a master
+   * while it connects fail ("Connection is closed"): each master is connected first, at start and
+   * after a failover brings a new one.
+   */
+  #mastersReady(): Promise<void> {
+    const waiting = this.#waitingMasters();
+    return waiting.length ? Promise.all(waiting.map(whenReady)).then(() => {}) : Promise.resolve();
+  }
+
+  #waitingMasters() {
+    return this.redis.isCluster && this.redis.nodes ? this.redis.nodes('master').filter((node) => node.status !== 'ready') : [];
   }
 
   /** Waits a little for a connection being made or remade, never longer: a command is sent only on a live one. */
   #connected(): Promise<void> {
-    if (this.redis.status === 'ready') return Promise.resolve();
+    if (this.redis.status === 'ready' && this.#waitingMasters().length === 0) return Promise.resolve();
     return withinTime(this.#whenReady(), this.#connectWaitMs, () => new Error('Redis is not connected'));
   }
 

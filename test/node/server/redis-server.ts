@@ -26,6 +26,19 @@ export interface RedisServerOptions {
   appendonly?: boolean;
 }
 
+/** Starts a redis-server with these arguments and waits until it accepts connections; fails if it exits first. */
+export async function spawnRedis(args: string[]): Promise<ChildProcess> {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  const exited = once(child, 'exit').then(() => {
+    throw new Error(`redis-server ${args.join(' ')} exited before it was ready: ${output.slice(-500)}`);
+  });
+  exited.catch(() => {});
+  while (!/Ready to accept connections/.test(output)) await Promise.race([once(child.stdout!, 'data'), exited]);
+  return child;
+}
+
 /** Starts redis-server on a free port, in a data directory of its own, with an append-only file unless told not to. */
 export async function startRedis({ appendonly = true }: RedisServerOptions = {}): Promise<RedisServer> {
   const port = await freePort();
@@ -33,10 +46,7 @@ export async function startRedis({ appendonly = true }: RedisServerOptions = {})
   const persistence = appendonly ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
   let child: ChildProcess;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    while (!/Ready to accept connections/.test(output)) await once(child.stdout!, 'data');
+    child = await spawnRedis(['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence]);
   };
   const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode !== null || child.signalCode !== null) return;
