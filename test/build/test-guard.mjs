@@ -142,7 +142,7 @@ function handleHelpersOf(source) {
   return names;
 }
 
-/** The value `assert.ok(x)`, `assert(x)` or `expect(x).to.be.ok / .to.exist / .to.be.true` vouches for. */
+/** The value `assert.ok(x)` or `assert(x)` vouches for. */
 function truthinessChecked(call) {
   const callee = call.expression;
   if (ts.isIdentifier(callee) && callee.text === 'assert') return call.arguments[0];
@@ -150,8 +150,8 @@ function truthinessChecked(call) {
   return undefined;
 }
 
+/** The value `expect(x).to.be.ok` or `expect(x).to.exist` vouches for: a chain ending in ok or exist, rooted in expect(x). */
 function expectTruthiness(node) {
-  // expect(x).to.be.ok / .to.exist: a property access chain ending in ok/exist, rooted in expect(x).
   if (!ts.isPropertyAccessExpression(node) || !['ok', 'exist'].includes(node.name.text)) return undefined;
   let root = node.expression;
   while (ts.isPropertyAccessExpression(root)) root = root.expression;
