@@ -1,7 +1,7 @@
 /** A host handler in front of a real emulator, with a recording fetch between them. */
 import { startEmulator, type EmulatorOptions } from '../../../src/emulator/index.js';
 import { createVerifyHandler, type VerifyHandlerOptions } from '../../../src/server/index.js';
-import { KEY } from '../helpers.js';
+import { KEY, until } from '../helpers.js';
 
 export const SECRET = 'test-receipt-secret-0123456789abcdef';
 export const ORIGIN = 'http://app.test';
@@ -90,11 +90,6 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
 
 /** The code of the first message to `to`, waiting up to `waitMs` for it (a send the service finished late). */
 export async function codeSentTo(emu: { state: { outbox: { list(to: string): { code: string }[] } } }, to: string, waitMs = 3000): Promise<string> {
-  const until = performance.now() + waitMs;
-  for (;;) {
-    const message = emu.state.outbox.list(to)[0];
-    if (message) return message.code;
-    if (performance.now() > until) throw new Error(`no message to ${to}`);
-    await new Promise((done) => setTimeout(done, 50));
-  }
+  await until(`a message to ${to}`, () => emu.state.outbox.list(to).length > 0, waitMs, 50);
+  return emu.state.outbox.list(to)[0]!.code;
 }

@@ -65,6 +65,13 @@ export async function startRedisCluster({ shards = 3, replicas = 1 } = {}): Prom
     }),
   );
   await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
+  /** Ends one node's process and waits for it to go. */
+  const end = async (port: number, signal: NodeJS.Signals) => {
+    const child = children.get(port)!;
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    await exited;
+  };
   const living = () => ports.filter((port) => children.get(port)!.exitCode === null && children.get(port)!.signalCode === null);
   const healthy = async (timeoutMs = 20_000) => {
     await until('every node to see the cluster whole', async () => {
@@ -109,21 +116,11 @@ export async function startRedisCluster({ shards = 3, replicas = 1 } = {}): Prom
       if (!line) throw new Error(`no master holds slot ${slot}`);
       return Number(/:(\d+)@/.exec(line)![1]);
     },
-    async kill(port) {
-      const child = children.get(port)!;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    },
+    kill: (port) => end(port, 'SIGKILL'),
     healthy,
     stop: async () => {
       for (const c of clients) c.disconnect();
-      await Promise.all(living().map(async (port) => {
-        const child = children.get(port)!;
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        await exited;
-      }));
+      await Promise.all(living().map((port) => end(port, 'SIGTERM')));
       rmSync(dir, { recursive: true, force: true });
     },
   };
