@@ -32,7 +32,8 @@ function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
 
 /** Counts one request in a window; refused past its max. Answers the key, to give back if nothing was sent. */
 async function withinWindow(ctx: RequestContext, key: string, window: Window, message: string): Promise<string> {
-  const { count, ttl } = await ctx.options.store.increment(key, window.windowSeconds);
+  // Send windows are never reset, only given back by the requests that counted them: a store may keep a key it saw past max refused.
+  const { count, ttl } = await ctx.options.store.increment(key, window.windowSeconds, window.max);
   if (count > window.max) fail('rate_limited', message, { retryAfter: ttl });
   return key;
 }

@@ -5,6 +5,7 @@
 // Types only, and none in the declarations this file emits: a host without ioredis still compiles.
 import type { ClusterOptions, RedisOptions } from 'ioredis';
 import { withinTime } from '../../core/deadline.js';
+import { CLAIM, DECREMENT, INCREMENT, TAKE, wholeSeconds } from './scripts.js';
 import type { VerifyStore } from './store.js';
 
 /**
@@ -59,31 +60,6 @@ function unsafeOptions(redis: RedisClient): string[] {
     ...NODE_FAIL_FAST.filter((name) => nodes[name] !== REDIS_CLUSTER_OPTIONS.redisOptions[name]).map((name) => `redisOptions.${name}`),
   ];
 }
-
-// INCR, then start the window on the first increment; answers the count and the seconds left.
-const INCREMENT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('TTL', KEYS[1])
-if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}`;
-
-// SET NX EX, answering whether it was set and the seconds the key still lives.
-const CLAIM = `
-if redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EX', ARGV[1]) then return {1, tonumber(ARGV[1])} end
-return {0, redis.call('TTL', KEYS[1])}`;
-
-// DECR only a live counter above zero, so the window and its expiry stay as they were.
-const DECREMENT = `
-local count = tonumber(redis.call('GET', KEYS[1]))
-if count and count > 0 then redis.call('DECR', KEYS[1]) end
-return 0`;
-
-// GETDEL, as a script so that Redis before 6.2 runs it too.
-const TAKE = `
-local value = redis.call('GET', KEYS[1])
-if value then redis.call('DEL', KEYS[1]) end
-return value`;
 
 /**
  * The part of an ioredis client a RedisStore uses. An ioredis `Redis` is one; declared here so that
@@ -203,19 +179,19 @@ export class RedisStore implements VerifyStore {
 
   async increment(key: string, windowSeconds: number) {
     await this.#connected();
-    const [count, ttl] = (await this.redis.eval(INCREMENT, 1, this.#prefix + key, Math.max(1, Math.ceil(windowSeconds)))) as [number, number];
+    const [count, ttl] = (await this.redis.eval(INCREMENT, 1, this.#prefix + key, wholeSeconds(windowSeconds))) as [number, number];
     return { count, ttl: Math.max(1, ttl) };
   }
 
   async claim(key: string, seconds: number, value = '1') {
     await this.#connected();
-    const [claimed, ttl] = (await this.redis.eval(CLAIM, 1, this.#prefix + key, Math.max(1, Math.ceil(seconds)), value)) as [number, number];
+    const [claimed, ttl] = (await this.redis.eval(CLAIM, 1, this.#prefix + key, wholeSeconds(seconds), value)) as [number, number];
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
   }
 
   async set(key: string, seconds: number, value: string) {
     await this.#connected();
-    await this.redis.set(this.#prefix + key, value, 'EX', Math.max(1, Math.ceil(seconds)));
+    await this.redis.set(this.#prefix + key, value, 'EX', wholeSeconds(seconds));
   }
 
   async decrement(key: string) {

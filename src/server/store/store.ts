@@ -5,9 +5,11 @@
 export interface VerifyStore {
   /**
    * Adds 1 to a counter that lives `windowSeconds` from its first increment. Returns the new
-   * count and the seconds until the counter resets.
+   * count and the seconds until the counter resets. `max`, when given, is the count past which the
+   * caller refuses: a store may answer a key it has seen past it, until its window ends, without
+   * asking its engine (UpstashStore does, so that a flood of refused requests costs no round trip).
    */
-  increment(key: string, windowSeconds: number): Promise<{ count: number; ttl: number }>;
+  increment(key: string, windowSeconds: number, max?: number): Promise<{ count: number; ttl: number }>;
   /**
    * Sets `key` for `seconds` only if it is absent. Returns whether this call set it, and the
    * seconds the key still lives.

@@ -7,11 +7,11 @@
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cluster } from 'ioredis';
-import { RedisStore, StoreUnavailableError, type ReceiptError } from '../../../src/server/index.js';
+import { RedisStore } from '../../../src/server/index.js';
 import { until } from '../helpers.js';
 import { codeSentTo, setup } from './handler-setup.js';
 import { cli, startRedisCluster, type RedisClusterServer } from './redis-cluster.js';
-import { fleetFlows, storeContract } from './store-suites.js';
+import { fleetFlows, redeem, storeContract } from './store-suites.js';
 
 let cluster: RedisClusterServer;
 before(async () => (cluster = await startRedisCluster()));
@@ -19,19 +19,6 @@ after(() => cluster?.stop());
 
 storeContract('RedisStore on a cluster of three masters', () => new RedisStore(cluster.client(), { prefix: `c${Math.random()}:` }));
 fleetFlows('handler instances on a Redis Cluster', () => new RedisStore(cluster.client(), { prefix: 'fleet:' }));
-
-/**
- * A host's check of a receipt: accepted, or why not. An instance that met the outage rests its
- * store for a moment after a failure (a fast 503 to its callers), so the check is tried again then.
- */
-async function redeem(handler: { verifyReceipt(token: string, expect: { anyUser: true }): Promise<unknown> }, receipt: string): Promise<string> {
-  let outcome = '';
-  await until('the instance to reach the store again', async () => {
-    outcome = await handler.verifyReceipt(receipt, { anyUser: true }).then(() => 'accepted', (error) => (error instanceof StoreUnavailableError ? '' : (error as ReceiptError).reason));
-    return outcome !== '';
-  }, 5000, 100);
-  return outcome;
-}
 
 describe('RedisStore on a Redis Cluster', () => {
   it('refuses a cluster client that would queue or re-send a command, naming the options', () => {

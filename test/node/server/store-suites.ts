@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createVerifyHandler, type VerifyStore } from '../../../src/server/index.js';
+import { createVerifyHandler, StoreUnavailableError, type ReceiptError, type VerifyStore } from '../../../src/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY, until } from '../helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
@@ -153,4 +153,17 @@ export function fleetFlows(name: string, make: () => VerifyStore): void {
       await assert.rejects(a.verifyReceipt(receipt, { session: 'one' }), { reason: 'replayed' });
     });
   });
+}
+
+/**
+ * A host's check of a receipt: accepted, or why not. An instance that met the outage rests its
+ * store for a moment after a failure (a fast 503 to its callers), so the check is tried again then.
+ */
+export async function redeem(handler: { verifyReceipt(token: string, expect: { anyUser: true }): Promise<unknown> }, receipt: string): Promise<string> {
+  let outcome = '';
+  await until('the instance to reach the store again', async () => {
+    outcome = await handler.verifyReceipt(receipt, { anyUser: true }).then(() => 'accepted', (error) => (error instanceof StoreUnavailableError ? '' : (error as ReceiptError).reason));
+    return outcome !== '';
+  }, 5000, 100);
+  return outcome;
 }

@@ -1,0 +1,133 @@
+/**
+ * A VerifyStore on Redis over HTTP, through an `@upstash/redis` client that the host creates: for
+ * runtimes without TCP sockets (Vercel Edge, Cloudflare Workers, Deno Deploy) and for serverless
+ * functions that should not hold a connection. The same Lua scripts as RedisStore make each
+ * operation one atomic request (EVALSHA, or EVAL the first time Redis lacks the script); nothing
+ * here needs Node, so it runs wherever `fetch` does.
+ */
+// Types only, and none in the declarations this file emits: a host without @upstash/redis still compiles.
+import type { RedisConfigNodejs } from '@upstash/redis';
+import { CLAIM, DECREMENT, INCREMENT, TAKE, wholeSeconds } from './scripts.js';
+import type { VerifyStore } from './store.js';
+
+/**
+ * The `@upstash/redis` options an UpstashStore's client must have:
+ * `new Redis({ url, token, ...UPSTASH_CLIENT_OPTIONS })` or `Redis.fromEnv(UPSTASH_CLIENT_OPTIONS)`.
+ */
+export const UPSTASH_CLIENT_OPTIONS = {
+  // A request lost on the way is not sent again behind the handler's back: a retry after the
+  // request was answered 503 would spend a count or use up a code for nobody.
+  retry: { retries: 0 },
+  // Values come back as stored: JSON parsing would turn '1' into 1 and '"sms"' into 'sms'.
+  automaticDeserialization: false,
+  // Each request is abandoned before the handler's store deadline (500 ms) answers for it.
+  signal: () => AbortSignal.timeout(400),
+} satisfies Partial<RedisConfigNodejs>;
+
+/** A running script: `exec` sends EVALSHA, and EVAL when Redis answers NOSCRIPT. */
+interface UpstashScript {
+  exec(keys: string[], args: string[]): Promise<unknown>;
+}
+
+/**
+ * The part of an `@upstash/redis` client an UpstashStore uses; declared here so that the package's
+ * types do not name @upstash/redis, which only a host on it installs.
+ */
+export interface UpstashClient {
+  createScript(script: string): UpstashScript;
+  set(key: string, value: string, options: { ex: number }): Promise<unknown>;
+  get(key: string): Promise<unknown>;
+  del(...keys: string[]): Promise<unknown>;
+}
+
+export interface UpstashStoreOptions {
+  /** Prefix of every key, so one Redis can serve several applications. */
+  prefix?: string;
+  /** Keys remembered as refused until their window ends (see `increment`'s `max`); 10,000 by default. */
+  blockedKeys?: number;
+}
+
+/** The options a client was built with, read where @upstash/redis keeps them; unknown for a client of another make. */
+function unsafeOptions(redis: UpstashClient): string[] {
+  const seen = redis as unknown as { opts?: { automaticDeserialization?: boolean }; client?: { retry?: { attempts?: number } } };
+  const unsafe: string[] = [];
+  if (seen.opts?.automaticDeserialization !== false) unsafe.push('automaticDeserialization');
+  // @upstash/redis tries `attempts + 1` times, even with `retry: false`.
+  const attempts = seen.client?.retry?.attempts;
+  if (attempts !== undefined && attempts !== 0) unsafe.push('retry');
+  return unsafe;
+}
+
+export class UpstashStore implements VerifyStore {
+  readonly #prefix: string;
+  readonly #scripts: Record<'increment' | 'claim' | 'decrement' | 'take', UpstashScript>;
+  /** Keys seen past their caller's max, with when their window ends (ms): answered here, not by Redis. */
+  readonly #blocked = new Map<string, number>();
+  readonly #blockedKeys: number;
+
+  constructor(
+    private readonly redis: UpstashClient,
+    options: UpstashStoreOptions = {},
+  ) {
+    const unsafe = unsafeOptions(redis);
+    if (unsafe.length) {
+      throw new TypeError(`UpstashStore needs a client that reads values as stored and never re-sends a request (${unsafe.join(', ')}): new Redis({ url, token, ...UPSTASH_CLIENT_OPTIONS })`);
+    }
+    this.#prefix = options.prefix ?? 'verify:';
+    this.#blockedKeys = options.blockedKeys ?? 10_000;
+    this.#scripts = { increment: redis.createScript(INCREMENT), claim: redis.createScript(CLAIM), decrement: redis.createScript(DECREMENT), take: redis.createScript(TAKE) };
+  }
+
+  async increment(key: string, windowSeconds: number, max?: number) {
+    const blockedUntil = this.#blocked.get(key);
+    if (blockedUntil !== undefined && max !== undefined) {
+      const ttl = Math.ceil((blockedUntil - Date.now()) / 1000);
+      if (ttl > 0) return { count: max + 1, ttl };
+      this.#blocked.delete(key);
+    }
+    const [count, ttl] = (await this.#scripts.increment.exec([this.#prefix + key], [String(wholeSeconds(windowSeconds))])) as [number, number];
+    if (max !== undefined && count > max) this.#block(key, Date.now() + ttl * 1000);
+    return { count, ttl: Math.max(1, ttl) };
+  }
+
+  async claim(key: string, seconds: number, value = '1') {
+    const [claimed, ttl] = (await this.#scripts.claim.exec([this.#prefix + key], [String(wholeSeconds(seconds)), value])) as [number, number];
+    return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
+  }
+
+  async set(key: string, seconds: number, value: string) {
+    await this.redis.set(this.#prefix + key, value, { ex: wholeSeconds(seconds) });
+  }
+
+  async decrement(key: string) {
+    // A count given back may bring the key under its max again.
+    this.#blocked.delete(key);
+    await this.#scripts.decrement.exec([this.#prefix + key], []);
+  }
+
+  async get(key: string) {
+    return (await this.redis.get(this.#prefix + key)) as string | null;
+  }
+
+  async take(key: string) {
+    return (await this.#scripts.take.exec([this.#prefix + key], [])) as string | null;
+  }
+
+  async delete(key: string) {
+    this.#blocked.delete(key);
+    await this.redis.del(this.#prefix + key);
+  }
+
+  /** Remembers a refused key; a flood of distinct keys drops the expired, then the oldest. */
+  #block(key: string, until: number): void {
+    if (this.#blocked.size >= this.#blockedKeys) {
+      const now = Date.now();
+      for (const [blockedKey, end] of this.#blocked) if (end <= now) this.#blocked.delete(blockedKey);
+      for (const oldest of this.#blocked.keys()) {
+        if (this.#blocked.size < this.#blockedKeys) break;
+        this.#blocked.delete(oldest);
+      }
+    }
+    this.#blocked.set(key, until);
+  }
+}

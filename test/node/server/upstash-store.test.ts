@@ -1,0 +1,148 @@
+/**
+ * UpstashStore: Redis over the Upstash REST protocol, through the real `@upstash/redis` client, a
+ * small gateway in the test folder and a real redis-server. The store contract and the fleet's
+ * flows pass as on RedisStore; each operation is one HTTP request; a key seen past its cap is
+ * refused without one; and Redis stopped in the middle of a person's flow costs fast 503s and nothing else.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Redis } from '@upstash/redis';
+import { UPSTASH_CLIENT_OPTIONS, UpstashStore } from '../../../src/server/index.js';
+import { until } from '../helpers.js';
+import { codeSentTo, setup } from './handler-setup.js';
+import { startRedis, type RedisServer } from './redis-server.js';
+import { fleetFlows, redeem, storeContract } from './store-suites.js';
+import { startUpstashGateway, type UpstashGateway } from './upstash-gateway.js';
+
+let redis: RedisServer;
+let gateway: UpstashGateway;
+before(async () => {
+  redis = await startRedis();
+  gateway = await startUpstashGateway(redis.port);
+});
+after(async () => {
+  await gateway?.close();
+  await redis?.stop();
+});
+
+const client = () => new Redis({ url: gateway.url, token: gateway.token, ...UPSTASH_CLIENT_OPTIONS });
+
+storeContract('UpstashStore', () => new UpstashStore(client(), { prefix: `u${Math.random()}:` }));
+fleetFlows('handler instances on Redis over the Upstash REST protocol', () => new UpstashStore(client(), { prefix: 'fleet:' }));
+
+/** The requests the gateway answered while `work` ran, and the commands they carried. */
+async function roundTrips(work: () => Promise<unknown>): Promise<{ requests: number; commands: string[] }> {
+  const [requests, commands] = [gateway.requests, gateway.commands.length];
+  await work();
+  return { requests: gateway.requests - requests, commands: gateway.commands.slice(commands) };
+}
+
+describe('UpstashStore', () => {
+  it('refuses a client that parses values or re-sends requests, naming the options', () => {
+    assert.throws(() => new UpstashStore(new Redis({ url: gateway.url, token: gateway.token })), {
+      name: 'TypeError',
+      message: /reads values as stored and never re-sends a request \(automaticDeserialization, retry\): new Redis\(\{ url, token, \.\.\.UPSTASH_CLIENT_OPTIONS \}\)/,
+    });
+    // retry: false still tries twice in @upstash/redis.
+    assert.throws(() => new UpstashStore(new Redis({ url: gateway.url, token: gateway.token, ...UPSTASH_CLIENT_OPTIONS, retry: false })), /\(retry\)/);
+  });
+
+  it('keeps values as they were stored: numbers, JSON and non-ASCII text come back as the same strings', async () => {
+    const store = new UpstashStore(client(), { prefix: 'values:' });
+    for (const value of ['1', '"sms"', '{"a":1}', 'رمز ✓', 'OK']) {
+      await store.set('v', 60, value);
+      assert.equal(await store.get('v'), value);
+      await store.claim('c', 60, value);
+      assert.equal(await store.take('c'), value);
+    }
+  });
+
+  it('one HTTP request per operation: EVALSHA, and EVAL once where Redis has not the script yet', async () => {
+    await client().scriptFlush();
+    const store = new UpstashStore(client(), { prefix: `trips${Math.random()}:` });
+    const first = await roundTrips(() => store.increment('n', 60));
+    assert.deepEqual(first, { requests: 2, commands: ['EVALSHA', 'EVAL'] });
+    // Redis keeps a script EVAL ran: every later call, from any instance, is one EVALSHA.
+    const other = new UpstashStore(client(), { prefix: 'trips-other:' });
+    for (const operation of [() => store.increment('n', 60), () => other.increment('n', 60)]) {
+      assert.deepEqual(await roundTrips(operation), { requests: 1, commands: ['EVALSHA'] });
+    }
+    for (const [operation, command] of [
+      [() => store.claim('c', 60), 'EVAL'],
+      [() => store.claim('d', 60), 'EVALSHA'],
+      [() => store.set('s', 60, 'x'), 'SET'],
+      [() => store.get('s'), 'GET'],
+      [() => store.delete('s'), 'DEL'],
+    ] as const) {
+      assert.equal((await roundTrips(operation)).requests, command === 'EVAL' ? 2 : 1, command);
+    }
+  });
+
+  it('remembers a key past its cap until its window ends: refused calls cost no request, a count given back asks again', async () => {
+    const prefix = `blocked${Math.random()}:`;
+    const store = new UpstashStore(client(), { prefix });
+    const counts: number[] = [];
+    const trips = await roundTrips(async () => {
+      for (let i = 0; i < 20; i++) counts.push((await store.increment('ip', 60, 3)).count);
+    });
+    assert.deepEqual(counts, [1, 2, 3, 4, ...Array(16).fill(4)]);
+    assert.equal(trips.requests, 4);
+    // Another instance has no memory of it: its first call asks Redis, which counted four.
+    const other = new UpstashStore(client(), { prefix });
+    assert.equal((await other.increment('ip', 60, 3)).count, 5);
+    // A count given back may bring the key under its cap: the next call asks Redis again.
+    await store.decrement('ip');
+    const after = await roundTrips(async () => assert.equal((await store.increment('ip', 60, 3)).count, 5));
+    assert.equal(after.requests, 1);
+  });
+
+  it('refuses at once, with the seconds left, for as long as the window lasts', async () => {
+    const store = new UpstashStore(client(), { prefix: `window${Math.random()}:` });
+    for (let i = 0; i < 3; i++) await store.increment('w', 2, 1);
+    const cached = await store.increment('w', 2, 1);
+    assert.equal(cached.count, 2);
+    assert.ok(cached.ttl >= 1 && cached.ttl <= 2, `ttl ${cached.ttl}`);
+    // Once the window ends, Redis is asked again and the count starts over.
+    await until('the window to end', async () => (await store.increment('w', 2, 1)).count === 1, 5000, 200);
+  });
+});
+
+describe('Redis out of reach behind the REST gateway, in the middle of a flow', () => {
+  for (const outage of ['stopped', 'frozen (SIGSTOP): the gateway waits on it'] as const) it(`${outage}: fast 503s while down; after it returns, the code sent before is verified on another instance, and its receipt is used once`, async () => {
+    const t = await setup({ store: new UpstashStore(client(), { prefix: `outage${outage.length}:` }), limits: { resendCooldownSeconds: 0 } }, {}, 3);
+    const stopped = outage === 'stopped';
+    try {
+      assert.equal((await t.call('send-otp', { method: 'email', email: 'mid@example.com' }, { session: 'mid' })).status, 200);
+      const otp = await codeSentTo(t.emu, 'mid@example.com');
+      if (stopped) await redis.kill();
+      else redis.freeze(true);
+      const whileDown = [];
+      for (let i = 0; i < 9; i++) {
+        const asked = performance.now();
+        const res = await t.call('verify-otp', { email: 'mid@example.com', otp }, { session: 'mid' });
+        whileDown.push({ status: res.status, ms: performance.now() - asked });
+      }
+      assert.deepEqual([...new Set(whileDown.map((a) => a.status))], [503]);
+      const slowest = Math.max(...whileDown.map((a) => a.ms));
+      assert.ok(slowest < 1000, `slowest answer while down ${Math.round(slowest)} ms`);
+      if (stopped) await redis.restart();
+      else redis.freeze(false);
+      const back = performance.now();
+      let verified;
+      await until('a verify to succeed after Redis returned', async () => {
+        verified = await t.call('verify-otp', { email: 'mid@example.com', otp }, { session: 'mid' });
+        assert.ok([200, 503].includes(verified.status), JSON.stringify(verified.json));
+        return verified.status === 200;
+      }, 5000, 50);
+      const backMs = performance.now() - back;
+      console.log(`Upstash REST, Redis ${outage}: ${whileDown.length} answers of 503 (slowest ${Math.round(slowest)} ms); verified ${Math.round(backMs)} ms after its return`);
+      assert.ok(backMs < 2000, `normal ${Math.round(backMs)} ms after Redis returned`);
+      const { receipt } = verified!.json;
+      const outcomes = [];
+      for (const handler of t.handlers) outcomes.push(await redeem(handler, receipt));
+      assert.deepEqual(outcomes, ['accepted', 'replayed', 'replayed']);
+    } finally {
+      await t.close();
+    }
+  });
+});
