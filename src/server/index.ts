@@ -8,6 +8,7 @@ export type { VerifyStore } from './store/store.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, REDIS_CLIENT_OPTIONS, REDIS_CLUSTER_OPTIONS, type RedisStoreOptions, type RedisClient } from './store/redis.js';
 export { UpstashStore, UPSTASH_CLIENT_OPTIONS, type UpstashStoreOptions, type UpstashClient } from './store/upstash.js';
+export { DurableObjectStore, VerifyStoreObject, type DurableObjectStoreOptions, type DurableObjectNamespaceLike, type DurableObjectStateLike } from './store/durable-object.js';
 export { StoreUnavailableError } from './store/deadline.js';
 export { createServiceClient } from './service/client.js';
 export type {

@@ -6,35 +6,17 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
 import { EdgeVM } from '@edge-runtime/vm';
 import { jwtVerify } from 'jose';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { KEY } from '../helpers.js';
+import { bundleForEdge } from './edge-bundle.js';
 
 const SECRET = 'edge-receipt-secret-0123456789abcdef';
 
-/** The `server` entry of the built package, bundled for an edge runtime (no Node built-ins to resolve). */
-async function bundleServer() {
-  const result = await build({
-    entryPoints: ['dist/server/index.js'],
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'neutral',
-    // What Next.js asks of packages for its edge runtime.
-    conditions: ['edge-light', 'worker', 'browser', 'import', 'default'],
-    mainFields: ['module', 'main'],
-    format: 'iife',
-    globalName: 'VerifyServer',
-    logLevel: 'silent',
-  });
-  return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
-}
-
 describe('the handler on an edge runtime', () => {
   it('bundles with no Node built-in in its import graph', async () => {
-    const { inputs } = await bundleServer();
+    const { inputs } = await bundleForEdge();
     assert.ok(inputs.some((i) => i.includes('dist/server/index.js')));
     assert.deepEqual(inputs.filter((i) => /^node:|node-adapter|\/node\.js$/.test(i)), []);
   });
@@ -42,7 +24,7 @@ describe('the handler on an edge runtime', () => {
   it('runs an OTP flow in the Edge VM: send, the code from the outbox, verify, a receipt checked there and in Node', async () => {
     const emu = await startEmulator({ apiKeys: [KEY] });
     try {
-      const { code } = await bundleServer();
+      const { code } = await bundleForEdge();
       const vm = new EdgeVM();
       vm.evaluate(code);
       vm.evaluate(`

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createVerifyHandler, StoreUnavailableError, type ReceiptError, type VerifyStore } from '../../../src/server/index.js';
+import { createVerifyHandler, StoreUnavailableError, type Limits, type ReceiptError, type VerifyStore } from '../../../src/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY, until } from '../helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
@@ -90,67 +90,128 @@ export function storeContract(name: string, make: () => VerifyStore): void {
   });
 }
 
-/** Handler instances, each with its own store from `make` over one shared engine, one person's calls going to each in turn. */
+/**
+ * One instance of a fleet, wherever it runs (this process, another process, a Worker's isolate): it
+ * answers the widget's routes for a session, and checks a receipt as the host's server would.
+ */
+export interface FleetInstance {
+  post(route: string, body: object, session: string): Promise<Response>;
+  /** 'accepted', or the reason the check refused it. */
+  redeem(receipt: string, session: string): Promise<string>;
+}
+
+/** The limits every fleet runs with, so that each rule below can be reached in a few calls. */
+export const FLEET_LIMITS = {
+  resendCooldownSeconds: 30,
+  sendsPerIdentifierAllCallers: { max: 3, windowSeconds: 600 },
+  sendsPerIp: { max: 1000, windowSeconds: 600 },
+  maxWrongCodes: 5,
+} satisfies Partial<Limits>;
+
+/** A handler in this process on `store`, with the fleet's limits. */
+export function localInstance(emu: RunningEmulator, store: VerifyStore): FleetInstance {
+  const handler = createVerifyHandler({
+    baseUrl: emu.baseUrl,
+    apiKey: KEY,
+    basePath: '/verify',
+    receiptSecret: SECRET,
+    allowedCountries: ['SA'],
+    getUser: () => null,
+    getSessionId: (request) => request.headers.get('x-test-session'),
+    getClientIp: () => '127.0.0.1',
+    store,
+    limits: FLEET_LIMITS,
+  });
+  return {
+    post: (route, body, session) => handler(fleetRequest(ORIGIN, route, body, session)),
+    redeem: (receipt, session) => handler.verifyReceipt(receipt, { session }).then(() => 'accepted', (error: ReceiptError) => error.reason),
+  };
+}
+
+/** The request a widget of `session` makes to an instance at `origin`. */
+export function fleetRequest(origin: string, route: string, body: object, session: string): Request {
+  return new Request(`${origin}/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-test-session': session }, body: JSON.stringify(body) });
+}
+
+/** Handler instances in this process, each with its own store from `make` over one shared engine. */
 export function fleetFlows(name: string, make: () => VerifyStore): void {
+  fleetSuite(name, async (emu, count) => Array.from({ length: count }, () => localInstance(emu, make())));
+}
+
+/**
+ * The rules of DESIGN §4 on a fleet: `start` gives `count` instances sharing one store, in front of
+ * `emu`, and one person's calls go to each in turn. Each rule holds across them exactly as on one.
+ */
+export function fleetSuite(name: string, start: (emu: RunningEmulator, count: number) => Promise<FleetInstance[]>, stop?: () => Promise<void>): void {
   describe(name, () => {
     let emu: RunningEmulator;
-    before(async () => (emu = await startEmulator({ apiKeys: [KEY] })));
-    after(() => emu.close());
-
-    const instance = () =>
-      createVerifyHandler({
-        baseUrl: emu.baseUrl,
-        apiKey: KEY,
-        basePath: '/verify',
-        receiptSecret: SECRET,
-        allowedCountries: ['SA'],
-        getUser: () => null,
-        getSessionId: (request) => request.headers.get('x-test-session'),
-        getClientIp: () => '127.0.0.1',
-        store: make(),
-        limits: { resendCooldownSeconds: 0, sendsPerIdentifier: { max: 3, windowSeconds: 600 }, maxWrongCodes: 2 },
-      });
-    const post = (handler: ReturnType<typeof instance>, route: string, body: object) =>
-      handler(new Request(`${ORIGIN}/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-test-session': 'one' }, body: JSON.stringify(body) }));
-    /** Sends a code by email through `handler`, and answers it as the outbox has it. */
-    async function codeVia(handler: ReturnType<typeof instance>, email: string): Promise<string> {
-      const res = await post(handler, 'send-otp', { method: 'email', email });
-      assert.equal(res.status, 200, await res.text());
-      return emu.state.outbox.list(email)[0]!.code;
+    let fleet: FleetInstance[];
+    before(async () => {
+      emu = await startEmulator({ apiKeys: [KEY] });
+      fleet = await start(emu, 5);
+    });
+    after(async () => {
+      await stop?.();
+      await emu?.close();
+    });
+    /** Each call to the next instance, round-robin. */
+    let turn = 0;
+    const next = () => fleet[turn++ % 3]!;
+    const codeIn = (email: string) => emu.state.outbox.list(email).map((message: { code: string }) => message.code);
+    async function send(instance: FleetInstance, email: string, session: string) {
+      const res = await instance.post('send-otp', { method: 'email', email }, session);
+      return { status: res.status, json: await res.json() };
     }
 
-    it('the send cap holds across the instances', async () => {
-      const [a, b] = [instance(), instance()];
-      const statuses = [];
-      for (const handler of [a, b, a, b]) statuses.push((await post(handler, 'send-otp', { method: 'email', email: 'redis@example.com' })).status);
-      assert.deepEqual(statuses, [200, 200, 200, 429]);
+    it('a code sent through one instance is verified by the next, and its receipt redeemed once, by any', async () => {
+      const first = await send(next(), "rr@example.com", "rr");
+      assert.equal(first.status, 200, JSON.stringify(first.json));
+      const [otp] = codeIn('rr@example.com');
+      const verified = await next().post('verify-otp', { email: 'rr@example.com', otp }, 'rr');
+      assert.equal(verified.status, 200);
+      const { receipt } = await verified.json();
+      const outcomes = [];
+      for (const instance of fleet.slice(0, 3)) outcomes.push(await instance.redeem(receipt, 'rr'));
+      assert.deepEqual(outcomes, ['accepted', 'replayed', 'replayed']);
     });
 
-    it('a challenge opened on one instance verifies on the other, and the wrong-code cap is shared', async () => {
-      const [a, b] = [instance(), instance()];
-      const code = await codeVia(a, 'pair@example.com');
-      assert.equal((await post(b, 'verify-otp', { email: 'pair@example.com', otp: '00000000' })).status, 422);
-      const second = await post(a, 'verify-otp', { email: 'pair@example.com', otp: '00000000' });
-      assert.equal((await second.json()).error.code, 'too_many_attempts');
-      assert.equal((await post(b, 'verify-otp', { email: 'pair@example.com', otp: code })).status, 429);
+    it('a wrong code on each of five instances reaches the cap exactly once: the fifth is the last', async () => {
+      assert.equal((await send(fleet[0]!, 'five@example.com', 'five')).status, 200);
+      const [otp] = codeIn('five@example.com');
+      const wrong = otp!.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
+      const answers = [];
+      for (const instance of fleet) answers.push((await (await instance.post('verify-otp', { email: 'five@example.com', otp: wrong }, 'five')).json()).error?.code);
+      assert.deepEqual(answers, ['wrong_code', 'wrong_code', 'wrong_code', 'wrong_code', 'too_many_attempts']);
+      // The right code now, on any of them, is refused: the code was used up by the cap.
+      assert.notEqual((await fleet[2]!.post('verify-otp', { email: 'five@example.com', otp }, 'five')).status, 200);
+    });
+
+    it('a cooldown started on one holds on the others: the same code again, and nothing sent twice', async () => {
+      assert.equal((await send(next(), 'cool@example.com', 'cool')).status, 200);
+      for (let i = 0; i < 3; i++) {
+        const again = await send(next(), 'cool@example.com', 'cool');
+        assert.equal(again.status, 200);
+        assert.equal(again.json.alreadySent, true);
+        assert.ok(again.json.resendAfter > 0 && again.json.resendAfter <= 30);
+      }
+      assert.equal(codeIn('cool@example.com').length, 1);
+    });
+
+    it('the cap on codes to one number, from every caller together, holds across the instances', async () => {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await send(next(), 'capped@example.com', `caller${i}`)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+      assert.equal(codeIn('capped@example.com').length, 3);
     });
 
     it('ten right codes at once, across three instances, give one receipt', async () => {
-      const instances = [instance(), instance(), instance()];
-      const otp = await codeVia(instances[0]!, 'race@example.com');
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post(instances[i % 3]!, 'verify-otp', { email: 'race@example.com', otp })));
+      assert.equal((await send(next(), 'race@example.com', 'race')).status, 200);
+      const [otp] = codeIn('race@example.com');
+      const answers = await Promise.all(Array.from({ length: 10 }, () => next().post('verify-otp', { email: 'race@example.com', otp }, 'race')));
       const statuses = answers.map((a) => a.status);
       // One is verified; the others find the code used up (422) or the attempts spent (429).
       assert.equal(statuses.filter((status) => status === 200).length, 1, String(statuses));
       assert.ok(statuses.every((status) => status === 200 || status === 422 || status === 429), String(statuses));
-    });
-
-    it('a receipt from one instance is accepted once by the other, and refused after', async () => {
-      const [a, b] = [instance(), instance()];
-      const otp = await codeVia(a, 'receipt@example.com');
-      const { receipt } = await (await post(a, 'verify-otp', { email: 'receipt@example.com', otp })).json();
-      assert.equal((await b.verifyReceipt(receipt, { session: 'one' })).mth, 'otp');
-      await assert.rejects(a.verifyReceipt(receipt, { session: 'one' }), { reason: 'replayed' });
     });
   });
 }

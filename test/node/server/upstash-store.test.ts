@@ -7,9 +7,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from '@upstash/redis';
+import { EdgeVM } from '@edge-runtime/vm';
+import { startEmulator } from '../../../src/emulator/index.js';
 import { UPSTASH_CLIENT_OPTIONS, UpstashStore } from '../../../src/server/index.js';
-import { until } from '../helpers.js';
-import { codeSentTo, setup } from './handler-setup.js';
+import { KEY, until } from '../helpers.js';
+import { bundleForEdge } from './edge-bundle.js';
+import { codeSentTo, ORIGIN, SECRET, setup } from './handler-setup.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 import { fleetFlows, redeem, storeContract } from './store-suites.js';
 import { startUpstashGateway, type UpstashGateway } from './upstash-gateway.js';
@@ -143,6 +146,56 @@ describe('Redis out of reach behind the REST gateway, in the middle of a flow', 
       assert.deepEqual(outcomes, ['accepted', 'replayed', 'replayed']);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("UpstashStore in Vercel's Edge runtime", () => {
+  it('three Edge VMs, each with its own client and store, one person round-robin: sent on one, verified on the next, the receipt used once', async () => {
+    const emu = await startEmulator({ apiKeys: [KEY] });
+    try {
+      // What a Next.js edge route bundles: the package's server entry and @upstash/redis, no Node.
+      const { code, inputs } = await bundleForEdge("export * from './dist/server/index.js'; export { Redis } from '@upstash/redis';");
+      assert.deepEqual(inputs.filter((i) => i.startsWith('node:')), []);
+      const instances = Array.from({ length: 3 }, () => {
+        const vm = new EdgeVM();
+        vm.evaluate(code);
+        vm.evaluate(`
+          const { createVerifyHandler, UpstashStore, UPSTASH_CLIENT_OPTIONS, Redis } = VerifyServer;
+          const handler = createVerifyHandler({
+            baseUrl: ${JSON.stringify(emu.baseUrl)},
+            apiKey: ${JSON.stringify(KEY)},
+            basePath: '/verify',
+            receiptSecret: ${JSON.stringify(SECRET)},
+            allowedChannels: ['email'],
+            store: new UpstashStore(new Redis({ url: ${JSON.stringify(gateway.url)}, token: ${JSON.stringify(gateway.token)}, ...UPSTASH_CLIENT_OPTIONS }), { prefix: 'edge:' }),
+            getUser: () => null,
+            getSessionId: () => 'edge-session',
+            getClientIp: () => '203.0.113.9',
+          });
+          globalThis.call = async (route, body) => {
+            const response = await handler(new Request(${JSON.stringify(ORIGIN)} + '/verify/' + route, {
+              method: 'POST',
+              headers: { origin: ${JSON.stringify(ORIGIN)}, 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            }));
+            return { status: response.status, json: await response.json() };
+          };
+          globalThis.check = (receipt) => handler.verifyReceipt(receipt, { session: 'edge-session' }).then(() => 'accepted', (error) => error.reason);
+        `);
+        assert.equal(vm.evaluate('typeof require + typeof process'), 'undefinedundefined');
+        return { call: vm.evaluate('call') as (route: string, body: unknown) => Promise<{ status: number; json: any }>, check: vm.evaluate('check') as (receipt: string) => Promise<string> };
+      });
+      const sent = await instances[0]!.call('send-otp', { method: 'email', email: 'edge@example.com' });
+      assert.equal(sent.status, 200, JSON.stringify(sent.json));
+      const otp = await codeSentTo(emu, 'edge@example.com');
+      const wrong = await instances[1]!.call('verify-otp', { email: 'edge@example.com', otp: otp === '000000' ? '111111' : '000000' });
+      assert.equal(wrong.json.error?.code, 'wrong_code');
+      const verified = await instances[2]!.call('verify-otp', { email: 'edge@example.com', otp });
+      assert.equal(verified.status, 200, JSON.stringify(verified.json));
+      assert.deepEqual([await instances[0]!.check(verified.json.receipt), await instances[1]!.check(verified.json.receipt), await instances[2]!.check(verified.json.receipt)], ['accepted', 'replayed', 'replayed']);
+    } finally {
+      await emu.close();
     }
   });
 });
