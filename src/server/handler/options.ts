@@ -5,6 +5,7 @@ import { assertSecret } from '../receipts.js';
 import { webKeyedCrypto, type KeyedCrypto } from '../keyed-crypto.js';
 import { withDeadline } from '../store/deadline.js';
 import { MemoryStore } from '../store/memory.js';
+import { memoryStoreRefusal } from '../store/platform.js';
 import type { VerifyStore } from '../store/store.js';
 
 export interface Window {
@@ -190,8 +191,7 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
     crypto: runtime.crypto ?? webKeyedCrypto,
     basePath: (options.basePath ?? '').replace(/\/+$/, ''),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    // Memory answers at once: only a store across a network gets a deadline (and its timers).
-    store: options.store ? withDeadline(options.store, options.storeTimeoutMs ?? 500) : new MemoryStore(),
+    store: resolveStore(options),
     allowedChannels,
     allowedCountries,
     fallbackChannel: options.fallbackChannel !== undefined ? options.fallbackChannel : allowedChannels.includes('email') ? 'email' : null,
@@ -203,6 +203,16 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
       console.warn('verify handler: requests come with no client address, so per-IP send limits are off. Pass { clientIp } to the handler, or set getClientIp or trustProxy.'),
     ),
   };
+}
+
+/** The store given, with a deadline; memory where one instance may be the whole site, and only there unless chosen. */
+function resolveStore(options: VerifyHandlerOptions): VerifyStore {
+  // Memory answers at once: only a store across a network gets a deadline (and its timers).
+  if (options.store instanceof MemoryStore) return options.store;
+  if (options.store) return withDeadline(options.store, options.storeTimeoutMs ?? 500);
+  const refusal = memoryStoreRefusal();
+  if (refusal) throw new TypeError(refusal);
+  return new MemoryStore();
 }
 
 function checkCountries(countries: string[] | undefined, channels: OtpChannel[]): string[] | undefined {

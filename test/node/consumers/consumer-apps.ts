@@ -6,8 +6,9 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { DEVELOPMENT_KEY, startEmulator } from '../../../src/emulator/index.js';
+import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { openBrowser, untilStep } from '../e2e/demo-browser.js';
 import { latestCode } from '../helpers.js';
 
@@ -62,15 +63,22 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
+/** What the instances of a fleet share: one service and one receipt secret. */
+export interface FleetShare {
+  emulator: RunningEmulator;
+  secret: string;
+}
+
 /**
- * Starts the emulator, then `node args` in the app's folder with the service's address, key and a
- * receipt secret in its environment (as a host passes its secrets), and waits until it prints `ready`.
+ * Starts the emulator (or takes a fleet's), then `node args` in the app's folder with the service's
+ * address, key and a receipt secret in its environment (as a host passes its secrets), and waits
+ * until it prints `ready`.
  */
-export async function startAppServer(app: App, args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<AppServer> {
-  const emulator = await startEmulator({ port: 0 });
+export async function startAppServer(app: App, args: string[], ready: RegExp, env: Record<string, string> = {}, fleet?: FleetShare): Promise<AppServer> {
+  const emulator = fleet?.emulator ?? (await startEmulator({ port: 0 }));
   const server = spawn(process.execPath, args, {
     cwd: app.dir,
-    env: { ...process.env, ...env, SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: randomBytes(32).toString('hex') },
+    env: { ...process.env, ...env, SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: fleet?.secret ?? randomBytes(32).toString('hex') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -82,7 +90,46 @@ export async function startAppServer(app: App, args: string[], ready: RegExp, en
     emulatorOrigin: emulator.origin,
     close: async () => {
       server.kill();
-      await emulator.close();
+      if (!fleet) await emulator.close();
     },
   };
+}
+
+/** One instance of an app run as a fleet: the widget's calls, and the app's own check of a receipt. */
+export interface AppInstance {
+  call(route: string, body?: object): Promise<Response>;
+  /** 'accepted', or why the app's server refused the receipt. */
+  redeem(receipt: string): Promise<string>;
+}
+
+/**
+ * One person's OTP flow on a fleet of three, each call landing on the next instance: the cooldown,
+ * the code, the receipt's single use and the wrong-code cap each hold across them as on one. Phones
+ * are Saudi mobiles in E.164, one per flow.
+ */
+export async function roundRobinFlow(fleet: AppInstance[], emulatorOrigin: string, [phone, capped]: [string, string]): Promise<void> {
+  let turn = 0;
+  const next = () => fleet[turn++ % fleet.length]!;
+  const call = async (route: string, body: object) => {
+    const response = await next().call(route, body);
+    return { status: response.status, json: await response.json() };
+  };
+  const sent = await call('send-otp', { method: 'sms', phone, lang: 'en' });
+  assert.equal(sent.status, 200, JSON.stringify(sent.json));
+  const again = await call('send-otp', { method: 'sms', phone, lang: 'en' });
+  assert.equal(again.json.alreadySent, true, 'the cooldown started on one instance holds on the next');
+  const otp = await latestCode(emulatorOrigin, phone);
+  const wrong = otp.replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
+  assert.equal((await call('verify-otp', { otp: wrong })).json.error?.code, 'wrong_code');
+  const verified = await call('verify-otp', { otp });
+  assert.equal(verified.status, 200, JSON.stringify(verified.json));
+  const outcomes = [];
+  for (const instance of fleet) outcomes.push(await instance.redeem(verified.json.receipt));
+  assert.deepEqual(outcomes, ['accepted', 'replayed', 'replayed']);
+
+  assert.equal((await call('send-otp', { method: 'sms', phone: capped, lang: 'en' })).status, 200);
+  const cappedWrong = (await latestCode(emulatorOrigin, capped)).replace(/\d/g, (digit) => String((Number(digit) + 1) % 10));
+  const answers = [];
+  for (let i = 0; i < 5; i++) answers.push((await call('verify-otp', { otp: cappedWrong })).json.error?.code);
+  assert.deepEqual(answers, ['wrong_code', 'wrong_code', 'wrong_code', 'wrong_code', 'too_many_attempts']);
 }

@@ -1,23 +1,39 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { installApp, npm, passOtp, startAppServer, visit, type App, type AppServer } from './consumer-apps.js';
+import { randomBytes } from 'node:crypto';
+import { installApp, npm, passOtp, roundRobinFlow, startAppServer, visit, type App, type AppInstance, type AppServer, type FleetShare } from './consumer-apps.js';
 import { freePort } from '../helpers.js';
+import { startEmulator } from '../../../src/emulator/index.js';
+import { startRedis, type RedisServer } from '../server/redis-server.js';
+import { startUpstashGateway, type UpstashGateway } from '../server/upstash-gateway.js';
 
-describe('a Next.js App Router app, with the package installed from its tarball', () => {
+describe('a Next.js App Router app, with the package installed from its tarball, on Upstash', () => {
   let app: App;
   let server: AppServer;
   let port: number;
+  let redis: RedisServer;
+  let gateway: UpstashGateway;
+  let share: FleetShare;
+  /** `next start` on a free port, with the service, the secret and Upstash of the whole fleet. */
+  const nextStart = async (on: number) =>
+    startAppServer(app, ['node_modules/next/dist/bin/next', 'start', '--port', String(on)], /Ready in/, { NEXT_TELEMETRY_DISABLED: '1', UPSTASH_REDIS_REST_URL: gateway.url, UPSTASH_REDIS_REST_TOKEN: gateway.token }, share);
 
   before(async () => {
     app = installApp('next-app');
     // What a CI build has: no secrets. The handler reads its options on the first request.
     for (const name of ['SERVICE_BASE_URL', 'SERVICE_API_KEY', 'RECEIPT_SECRET']) delete process.env[name];
     npm(app.dir, 'run', 'build');
+    redis = await startRedis();
+    gateway = await startUpstashGateway(redis.port);
+    share = { emulator: await startEmulator({ port: 0 }), secret: randomBytes(32).toString('hex') };
     port = await freePort();
-    server = await startAppServer(app, ['node_modules/next/dist/bin/next', 'start', '--port', String(port)], /Ready in/, { NEXT_TELEMETRY_DISABLED: '1' });
+    server = await nextStart(port);
   });
   after(async () => {
     await server?.close();
+    await share?.emulator.close();
+    await gateway?.close();
+    await redis?.stop();
     app?.remove();
   });
 
@@ -55,6 +71,29 @@ describe('a Next.js App Router app, with the package installed from its tarball'
       assert.deepEqual(errors, []);
     } finally {
       await close();
+    }
+  });
+
+  it('as three `next start` instances, the Node and the Edge route, one person round-robin: every rule holds across them', async () => {
+    const others = await Promise.all([freePort(), freePort()].map(async (p) => ({ port: await p, server: await nextStart(await p) })));
+    try {
+      const ports = [port, ...others.map((o) => o.port)];
+      // The first and last instances answer on the Node route, the middle one on the Edge route.
+      const fleet = ports.map((on, i): AppInstance => {
+        const origin = `http://127.0.0.1:${on}`;
+        const post = (path: string, body: object) => fetch(`${origin}${path}`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return {
+          call: (route, body) => (body ? post(`/api/${i === 1 ? 'edge/' : ''}verify/${route}`, body) : fetch(`${origin}/api/verify/${route}`)),
+          redeem: async (receipt) => {
+            const answer = (await (await post('/api/confirm', { receipt })).json()) as { user?: string; refused?: string };
+            return answer.user === 'demo-user' ? 'accepted' : answer.refused!;
+          },
+        };
+      });
+      await roundRobinFlow(fleet, share.emulator.origin, ['+966501118811', '+966501118822']);
+      for (const other of others) assert.doesNotMatch(other.server.output(), /error|refused|503/i);
+    } finally {
+      await Promise.all(others.map((o) => o.server.close()));
     }
   });
 

@@ -1,64 +1,105 @@
+/**
+ * The docs' Cloudflare Worker snippets, installed from the tarball, bundled as the app's own build
+ * does, and run by workerd (Miniflare) without nodejs_compat: as three instances (three isolates
+ * of the same script), one person's calls going round-robin, on Durable Objects bound as the app's
+ * wrangler.toml binds them, and on Upstash (a real Redis behind the Upstash REST protocol).
+ */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Redis } from '@upstash/redis';
 import { DEVELOPMENT_KEY, startEmulator } from '../../../src/emulator/index.js';
-import { MemoryStore, verifyReceipt } from '../../../src/server/index.js';
-import { installApp, npm, type App } from './consumer-apps.js';
-import { latestCode } from '../helpers.js';
+import { UPSTASH_CLIENT_OPTIONS, UpstashStore, verifyReceipt } from '../../../src/server/index.js';
+import { installApp, npm, roundRobinFlow, type App, type AppInstance } from './consumer-apps.js';
+import { startRedis, type RedisServer } from '../server/redis-server.js';
+import { startUpstashGateway, type UpstashGateway } from '../server/upstash-gateway.js';
 
 describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nodejs_compat, installed from the tarball', () => {
   const secret = randomBytes(32).toString('hex');
   let app: App;
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
-  let worker: { ready: Promise<URL>; dispose(): Promise<void> };
-  let url: URL;
+  let redis: RedisServer;
+  let gateway: UpstashGateway;
+  let origin: string;
+  let mf: { ready: Promise<URL>; dispatchFetch(url: string, init?: RequestInit): Promise<Response>; dispose(): Promise<void> };
 
   before(async () => {
     app = installApp('worker');
     npm(app.dir, 'run', 'build');
-    emulator = await startEmulator({ port: 0 });
+    [emulator, redis] = await Promise.all([startEmulator({ port: 0 }), startRedis()]);
+    gateway = await startUpstashGateway(redis.port);
+    // The Durable Object binding, as the app's wrangler.toml declares it.
+    const wrangler = readFileSync(join(app.dir, 'wrangler.toml'), 'utf8');
+    const binding = /\[\[durable_objects\.bindings\]\]\s*name = "(\w+)"\s*class_name = "(\w+)"/.exec(wrangler)!;
+    assert.ok(binding, 'wrangler.toml binds a Durable Object');
+    const [, bindingName, className] = binding;
     const { Miniflare } = await import(pathToFileURL(join(app.dir, 'node_modules/miniflare/dist/src/index.js')).href);
-    worker = new Miniflare({
+    const bindings = { SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: secret };
+    const worker = (name: string, script: string, extra: object) => ({
+      name,
+      // dispatchFetch routes by host: http://<name>/ reaches that instance.
+      routes: [`${name}/*`],
       modules: true,
-      scriptPath: join(app.dir, 'dist/worker.js'),
+      scriptPath: join(app.dir, 'dist', script),
       modulesRoot: app.dir,
       compatibilityDate: '2025-09-01',
-      bindings: { SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: secret },
+      bindings,
+      ...extra,
     });
-    url = await worker.ready;
+    mf = new Miniflare({
+      workers: [0, 1, 2].flatMap((i) => [
+        // The first instance holds the Durable Objects; the others reach the same ones, as every isolate of a Worker does.
+        worker(`do${i}`, 'worker.js', { durableObjects: { [bindingName!]: i === 0 ? className : { className, scriptName: 'do0' } } }),
+        worker(`upstash${i}`, 'worker-upstash.js', { bindings: { ...bindings, UPSTASH_REDIS_REST_URL: gateway.url, UPSTASH_REDIS_REST_TOKEN: gateway.token } }),
+      ]),
+    });
+    // Miniflare hands every instance its own address as the Host, so that is the page's origin.
+    origin = (await mf.ready).origin;
   });
   after(async () => {
-    await worker?.dispose();
+    await mf?.dispose();
+    await gateway?.close();
+    await redis?.stop();
     await emulator?.close();
     app?.remove();
   });
 
-  const call = (route: string, body?: object) =>
-    fetch(new URL(`/api/verify/${route}`, url), body ? { method: 'POST', headers: { origin: url.origin, 'content-type': 'application/json' }, body: JSON.stringify(body) } : {});
-
-  it('bundles without a Node module', () => {
-    assert.doesNotMatch(readFileSync(join(app.dir, 'dist/worker.js'), 'utf8'), /\bfrom\s*["']node:|require\(["']node:/);
+  /** Instance `name`, called as the site's page calls it. */
+  const instance = (name: string, redeem: AppInstance['redeem']): AppInstance => ({
+    call: (route, body) =>
+      mf.dispatchFetch(`http://${name}/api/verify/${route}`, body ? { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    redeem,
   });
 
-  it('sends a code, refuses a wrong one, accepts the right one, and signs a receipt Node checks', async () => {
-    assert.equal((await call('config')).status, 200);
-    const sent = await call('send-otp', { method: 'sms', phone: '+966 50 444 5566', lang: 'en' });
-    assert.equal(sent.status, 200, await sent.clone().text());
-    const code = await latestCode(emulator.origin, '+966504445566');
-    const wrong = await call('verify-otp', { otp: code === '000000' ? '111111' : '000000' });
-    assert.equal(wrong.status, 422);
-    const right = await call('verify-otp', { otp: code });
-    assert.equal(right.status, 200);
-    const { receipt } = (await right.json()) as { receipt: string };
-    const claims = await verifyReceipt(receipt, { secret, store: new MemoryStore(), user: 'demo-user', method: 'otp' });
-    assert.equal(claims.sub, 'demo-user');
+  it('bundles without a Node module', () => {
+    for (const script of ['worker.js', 'worker-upstash.js']) {
+      assert.doesNotMatch(readFileSync(join(app.dir, 'dist', script), 'utf8'), /\bfrom\s*["']node:|require\(["']node:/, script);
+    }
+  });
+
+  it('on Durable Objects, three instances round-robin: the cooldown, the code, the receipt (checked by the app on each) and the cap hold across them', async () => {
+    const fleet = [0, 1, 2].map((i) =>
+      instance(`do${i}`, async (receipt) => {
+        const response = await mf.dispatchFetch(`http://do${i}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt }) });
+        const answer = (await response.json()) as { user?: string; refused?: string };
+        return answer.user === 'demo-user' ? 'accepted' : answer.refused!;
+      }),
+    );
+    assert.equal((await fleet[0]!.call('config')).status, 200);
+    await roundRobinFlow(fleet, emulator.origin, ['+966504445566', '+966504445577']);
+  });
+
+  it('on Upstash, three instances round-robin, the receipt checked by a Node server on the same Redis', async () => {
+    const store = new UpstashStore(new Redis({ url: gateway.url, token: gateway.token, ...UPSTASH_CLIENT_OPTIONS }));
+    const redeem = (receipt: string) => verifyReceipt(receipt, { secret, store, user: 'demo-user', method: 'otp' }).then(() => 'accepted', (error) => error.reason);
+    await roundRobinFlow([0, 1, 2].map((i) => instance(`upstash${i}`, redeem)), emulator.origin, ['+966504446611', '+966504446622']);
   });
 
   it('refuses a POST from another origin', async () => {
-    const response = await fetch(new URL('/api/verify/send-otp', url), { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const response = await mf.dispatchFetch('http://do0/api/verify/send-otp', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
     assert.equal(response.status, 403);
   });
 });

@@ -1,4 +1,5 @@
-import { createVerifyHandler, type VerifyHandlerOptions } from 'verify-widgets/server';
+import { Redis } from '@upstash/redis';
+import { createVerifyHandler, UpstashStore, UPSTASH_CLIENT_OPTIONS, type VerifyHandlerOptions } from 'verify-widgets/server';
 
 // Read on the first request, not at import, so that `next build` needs none of these secrets.
 export const options = (basePath: string): VerifyHandlerOptions => ({
@@ -11,6 +12,9 @@ export const options = (basePath: string): VerifyHandlerOptions => ({
   // `next start` passes on an X-Forwarded-For as the caller sent it.
   getClientIp: (request) => request.headers.get('x-real-ip'),
   allowedCountries: ['SA'],
+  // Every instance of every route shares it: Upstash from the Vercel Marketplace sets
+  // UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or KV_REST_API_URL and KV_REST_API_TOKEN).
+  store: new UpstashStore(Redis.fromEnv(UPSTASH_CLIENT_OPTIONS)),
 });
 
 export const verify = createVerifyHandler(() => options('/api/verify'));
