@@ -1,0 +1,49 @@
+/**
+ * The docs' Deno Deploy snippet, installed from the tarball and run by Deno (from npm) as three
+ * processes on Upstash (a real Redis behind the REST protocol), with Deno Deploy's marker set: one
+ * person's calls round-robin, the receipt checked by a Node server on the same Redis.
+ */
+import { after, before, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { Redis } from '@upstash/redis';
+import { startEmulator } from '../../../src/emulator/index.js';
+import { UPSTASH_CLIENT_OPTIONS, UpstashStore, verifyReceipt } from '../../../src/server/index.js';
+import { installApp, roundRobinFlow, startAppServer, type App, type AppInstance, type AppServer, type FleetShare } from './consumer-apps.js';
+import { startRedis, type RedisServer } from '../server/redis-server.js';
+import { startUpstashGateway, type UpstashGateway } from '../server/upstash-gateway.js';
+
+describe('Deno.serve with the handler, as on Deno Deploy, installed from the tarball', () => {
+  let app: App;
+  let share: FleetShare;
+  let redis: RedisServer;
+  let gateway: UpstashGateway;
+  let servers: AppServer[] = [];
+  before(async () => {
+    app = installApp('deno-app');
+    share = { emulator: await startEmulator({ port: 0 }), secret: randomBytes(32).toString('hex') };
+    redis = await startRedis();
+    gateway = await startUpstashGateway(redis.port);
+    const env = { PORT: '0', DENO_DEPLOYMENT_ID: 'test', DENO_NO_UPDATE_CHECK: '1', UPSTASH_REDIS_REST_URL: gateway.url, UPSTASH_REDIS_REST_TOKEN: gateway.token };
+    servers = await Promise.all([0, 1, 2].map(() => startAppServer(app, ['node_modules/deno/bin.cjs', 'run', '--allow-net', '--allow-env', '--allow-read', 'main.ts'], /listening on (\S+)/, env, share)));
+  });
+  after(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await gateway?.close();
+    await redis?.stop();
+    await share?.emulator.close();
+    app?.remove();
+  });
+
+  it('three processes, one person round-robin: the cooldown, the code, the receipt and the cap hold across them', async () => {
+    const store = new UpstashStore(new Redis({ url: gateway.url, token: gateway.token, ...UPSTASH_CLIENT_OPTIONS }));
+    const fleet = servers.map((server): AppInstance => {
+      const origin = /listening on (http:\/\/[^/\s]+)/.exec(server.output())![1]!;
+      return {
+        call: (route, body) =>
+          fetch(`${origin}/api/verify/${route}`, body ? { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+        redeem: (receipt) => verifyReceipt(receipt, { secret: share.secret, store, user: 'demo-user', method: 'otp' }).then(() => 'accepted', (error) => error.reason),
+      };
+    });
+    await roundRobinFlow(fleet, share.emulator.origin, ['+966503339911', '+966503339922']);
+  });
+});
