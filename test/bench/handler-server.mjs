@@ -1,13 +1,25 @@
 // The handler under benchmark, in a process of its own (one core), on the Node path
 // (verify-widgets/server/node). It times each request's own work, which is the whole time less the
 // upstream call, and reports it with its CPU time at GET /__bench/stats.
-// Usage: node test/bench/handler-server.mjs EMULATOR_BASE_URL API_KEY [node|core]
+// Usage: node test/bench/handler-server.mjs EMULATOR_BASE_URL API_KEY [node|core] [STORE]
+// STORE: memory (the default), redis://host:port, or upstash:URL|TOKEN.
 import { createServer } from 'node:http';
-import { createVerifyHandler as createCoreHandler } from '../../dist/server/index.js';
+import { createVerifyHandler as createCoreHandler, RedisStore, REDIS_CLIENT_OPTIONS, UpstashStore, UPSTASH_CLIENT_OPTIONS } from '../../dist/server/index.js';
 import { createNodeFetch, createVerifyHandler, toNodeListener } from '../../dist/server/node.js';
 import { cpuStats } from './cpu-stats.mjs';
 
-const [baseUrl, apiKey, upstream = 'node'] = process.argv.slice(2);
+const [baseUrl, apiKey, upstream = 'node', storeName = 'memory'] = process.argv.slice(2);
+
+/** The store named on the command line; the handler's default (memory) for none. */
+async function storeFor(name) {
+  if (name.startsWith('redis://')) return new RedisStore(new (await import('ioredis')).Redis(name, REDIS_CLIENT_OPTIONS));
+  if (name.startsWith('upstash:')) {
+    const [url, token] = name.slice('upstash:'.length).split('|');
+    return new UpstashStore(new (await import('@upstash/redis')).Redis({ url, token, ...UPSTASH_CLIENT_OPTIONS }));
+  }
+  return undefined;
+}
+const store = await storeFor(storeName);
 let upstreamMs = 0;
 let own = [];
 // 'core': the runtime-neutral entry (Node's fetch, Web Crypto), for comparison. Node's own fetch
@@ -26,6 +38,7 @@ const handler = (core ? createCoreHandler : createVerifyHandler)({
   getReference: () => null,
   saveReference: () => {},
   getSessionId: () => 'bench-session',
+  store,
   // Limits out of the way: this measures the work of a request, not the refusal of one.
   limits: {
     resendCooldownSeconds: 0,

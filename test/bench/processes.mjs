@@ -16,12 +16,12 @@ async function start(args, pattern) {
 }
 
 /**
- * Both started (after `npm run build`); with `baselines`, beside them a bare fetch proxy and the
+ * Both started (after `npm run build`), the handler on `store` (see handler-server.mjs); with `baselines`, beside them a bare fetch proxy and the
  * handler of the runtime-neutral entry (Node's fetch, Web Crypto). `stop()` ends them all.
  */
-export async function startEmulatorAndHandler({ baselines = false } = {}) {
+export async function startEmulatorAndHandler({ baselines = false, store = 'memory' } = {}) {
   const emulator = await start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
-  const handler = await start([here('./handler-server.mjs'), emulator.url, KEY], /handler (\S+)/);
+  const handler = await start([here('./handler-server.mjs'), emulator.url, KEY, 'node', store], /handler (\S+)/);
   const others = baselines
     ? { bare: await start([here('./bare-proxy.mjs'), emulator.url, KEY], /bare proxy (\S+)/), core: await start([here('./handler-server.mjs'), emulator.url, KEY, 'core'], /handler (\S+)/) }
     : {};

@@ -21,6 +21,9 @@ console.log(formatBrowser(await measureBrowser(10)));
 console.log('\nHost handler (budgets: its own work <= 1 ms at p99; through the Node entry, CPU per request <= 1.0x a bare fetch proxy and >= 2,000 req/s on one core)');
 console.log(execFileSync(process.execPath, [here('./handler-overhead.mjs'), '2000'], { encoding: 'utf8' }).trim());
 
+console.log('\nShared stores (round trips per OTP flow, and the handler\'s CPU per request on each)');
+console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./stores.ts'), '2000'], { encoding: 'utf8' }).trim());
+
 console.log('\nHostile bodies (budget: other callers\' requests stay under 50 ms at p99 while they are refused)');
 console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500'], { encoding: 'utf8' }).trim());
 
