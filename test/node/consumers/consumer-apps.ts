@@ -104,8 +104,9 @@ export interface AppInstance {
 
 /**
  * One person's OTP flow on a fleet of three, each call landing on the next instance: the cooldown,
- * the code, the receipt's single use and the wrong-code cap each hold across them as on one. Phones
- * are Saudi mobiles in E.164, one per flow.
+ * the code, the receipt's single use, the wrong-code cap and the session's send cap each hold
+ * across them as on one. Phones are Saudi mobiles in E.164, one per flow; the cap is reached with
+ * numbers made from the second (its last two digits 40-61). The session can send no more for an hour.
  */
 export async function roundRobinFlow(fleet: AppInstance[], emulatorOrigin: string, [phone, capped]: [string, string]): Promise<void> {
   let turn = 0;
@@ -132,4 +133,11 @@ export async function roundRobinFlow(fleet: AppInstance[], emulatorOrigin: strin
   const answers = [];
   for (let i = 0; i < 5; i++) answers.push((await call('verify-otp', { otp: cappedWrong })).json.error?.code);
   assert.deepEqual(answers, ['wrong_code', 'wrong_code', 'wrong_code', 'wrong_code', 'too_many_attempts']);
+
+  // The session's cap on sends (10 an hour, to any numbers): reached on one instance, held on the others.
+  const statuses: number[] = [];
+  for (let i = 0; i < 12 && !statuses.includes(429); i++) statuses.push((await call('send-otp', { method: 'sms', phone: `${capped.slice(0, -2)}${40 + i}`, lang: 'en' })).status);
+  assert.equal(statuses.at(-1), 429, `sends until the cap: ${statuses}`);
+  assert.ok(statuses.slice(0, -1).every((status) => status === 200), `sends until the cap: ${statuses}`);
+  for (let i = 0; i < fleet.length - 1; i++) assert.equal((await call('send-otp', { method: 'sms', phone: `${capped.slice(0, -2)}${60 + i}`, lang: 'en' })).status, 429);
 }

@@ -34,7 +34,7 @@ describe('Deno.serve with the handler, as on Deno Deploy, installed from the tar
     app?.remove();
   });
 
-  it('three processes, one person round-robin: the cooldown, the code, the receipt and the cap hold across them', async () => {
+  it('three processes, one person round-robin: the cooldown, the code, the receipt and the caps hold across them', async () => {
     const store = new UpstashStore(new Redis({ url: gateway.url, token: gateway.token, ...UPSTASH_CLIENT_OPTIONS }));
     const fleet = servers.map((server): AppInstance => {
       const origin = /listening on (http:\/\/[^/\s]+)/.exec(server.output())![1]!;

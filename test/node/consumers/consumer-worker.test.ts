@@ -80,7 +80,7 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
     }
   });
 
-  it('on Durable Objects, three instances round-robin: the cooldown, the code, the receipt (checked by the app on each) and the cap hold across them', async () => {
+  it('on Durable Objects, three instances round-robin: the cooldown, the code, the receipt (checked by the app on each) and the caps hold across them', async () => {
     const fleet = [0, 1, 2].map((i) =>
       instance(`do${i}`, async (receipt) => {
         const response = await mf.dispatchFetch(`http://do${i}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt }) });

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { startEmulator } from '../../../src/emulator/index.js';
 import type { VerifyStore } from '../../../src/server/index.js';
 import { KEY } from '../helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
@@ -33,6 +34,8 @@ async function bundle(name: string): Promise<string> {
 
 interface WorkerFleet {
   fetch(instance: number, path: string, init?: RequestInit): Promise<Response>;
+  /** workerd started again on the same options, as a deploy restarts every isolate and object; the objects' storage stays. */
+  restart(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ interface WorkerFleet {
 async function startWorkers(count: number, serviceBaseUrl: string, prefix: string): Promise<WorkerFleet> {
   const [store, handler] = await Promise.all([bundle('store-worker'), bundle('fleet-worker')]);
   const names = Array.from({ length: count }, (_, i) => `instance${i}`);
-  const mf = new Miniflare({
+  const options = {
     workers: [
       { name: 'store', modules: true, script: store, compatibilityDate: COMPATIBILITY_DATE, durableObjects: { VERIFY_STORE: 'VerifyStoreObject' } },
       ...names.map((name) => ({
@@ -54,10 +57,12 @@ async function startWorkers(count: number, serviceBaseUrl: string, prefix: strin
         durableObjects: { VERIFY_STORE: { className: 'VerifyStoreObject', scriptName: 'store' } },
       })),
     ],
-  });
+  };
+  const mf = new Miniflare(options);
   await mf.ready;
   return {
     fetch: async (instance, path, init) => (await mf.dispatchFetch(`http://instance${instance}${path}`, init as never)) as unknown as Response,
+    restart: () => mf.setOptions(options),
     dispose: () => mf.dispose(),
   };
 }
@@ -100,6 +105,35 @@ describe('DurableObjectStore', () => {
     });
 
   storeContract('DurableObjectStore in workerd', () => remote(`c${Math.random()}:`));
+
+  it('workerd restarted mid-flow (a deploy restarts every object): the code sent before verifies after, on another instance, and a receipt used before stays used', async () => {
+    const emu = await startEmulator({ apiKeys: [KEY] });
+    const restarting = await startWorkers(3, emu.baseUrl, 'restart:');
+    try {
+      const call = async (instance: number, route: string, body: object) => {
+        const response = await restarting.fetch(instance, `/verify/${route}`, post(body, 'restart'));
+        return { status: response.status, json: await response.json() };
+      };
+      assert.equal((await call(0, 'send-otp', { method: 'email', email: 'used@example.com' })).status, 200);
+      const used = await call(1, 'verify-otp', { email: 'used@example.com', otp: emu.state.outbox.list('used@example.com')[0]!.code });
+      const redeem = async (instance: number) => (await restarting.fetch(instance, '/receipt', post({ receipt: used.json.receipt, session: 'restart' }))).json();
+      assert.equal(await redeem(2), 'accepted');
+      assert.equal((await call(2, 'send-otp', { method: 'email', email: 'pending@example.com' })).status, 200);
+      const boot = async () => (await restarting.fetch(1, '/boot')).json();
+      const before = await boot();
+      await restarting.restart();
+      assert.notEqual(await boot(), before, 'the isolates started again');
+      const verified = await call(1, 'verify-otp', { email: 'pending@example.com', otp: emu.state.outbox.list('pending@example.com')[0]!.code });
+      assert.equal(verified.status, 200, JSON.stringify(verified.json));
+      assert.equal(await redeem(0), 'replayed');
+      // The cooldown started before the restart holds after it (its code used, a new one must wait).
+      const again = await call(0, 'send-otp', { method: 'email', email: 'pending@example.com' });
+      assert.equal(again.json.error?.code, 'rate_limited', JSON.stringify(again.json));
+    } finally {
+      await restarting.dispose();
+      await emu.close();
+    }
+  });
 
   it('refuses to be built without a namespace binding, naming it', async () => {
     const { DurableObjectStore } = await import('../../../src/server/index.js');

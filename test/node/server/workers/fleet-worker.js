@@ -2,6 +2,8 @@
 import { createVerifyHandler, DurableObjectStore } from '../../../../src/server/index.ts';
 
 let handler;
+// Made on the isolate's first request (Workers allow no randomness at start-up): a new one after a restart.
+let boot;
 
 export default {
   async fetch(request, env) {
@@ -20,6 +22,8 @@ export default {
       limits: JSON.parse(env.LIMITS),
     });
     const { pathname } = new URL(request.url);
+    boot ??= crypto.randomUUID();
+    if (pathname === '/boot') return Response.json(boot);
     if (pathname === '/receipt') {
       const { receipt, session } = await request.json();
       return Response.json(await handler.verifyReceipt(receipt, { session }).then(() => 'accepted', (error) => error.reason ?? String(error)));
