@@ -80,6 +80,8 @@ export async function startAppServer(app: App, args: string[], ready: RegExp, en
     cwd: app.dir,
     env: { ...process.env, ...env, SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: fleet?.secret ?? randomBytes(32).toString('hex') },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A group of its own, so that close ends what it started too (Deno's npm launcher runs the binary as a child).
+    detached: true,
   });
   let output = '';
   server.stdout!.on('data', (chunk) => (output += chunk));
@@ -89,7 +91,9 @@ export async function startAppServer(app: App, args: string[], ready: RegExp, en
     output: () => output,
     emulatorOrigin: emulator.origin,
     close: async () => {
-      server.kill();
+      const exited = server.exitCode === null && server.signalCode === null ? once(server, 'exit') : undefined;
+      process.kill(-server.pid!, 'SIGTERM');
+      await exited;
       if (!fleet) await emulator.close();
     },
   };
