@@ -107,10 +107,23 @@ export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<
   // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
   if (!(await hasProof(ctx, user))) fail('proof_required', 'Confirm it is you with a code first, then register.');
+  if (ctx.options.allowReenrollment) return saveSample(ctx, kind, user, saveReference);
   // Replacing a reference would let whoever holds the session become the account's face or voice.
-  if (!ctx.options.allowReenrollment && (await getReference(user, kind))) {
-    fail('forbidden', 'A reference is already registered for this account.');
+  // One first enrolment at a time, claimed before the reference is looked up: of concurrent ones,
+  // whatever the timing of their bodies, the others find the claim or the saved reference.
+  const { store, limits } = ctx.options;
+  const claim = `enrolling:${kind}:${await ctx.hash(`user:${user}`)}`;
+  if (!(await store.claim(claim, limits.bodyReadSeconds + 30)).claimed) fail('forbidden', 'A reference is already being registered for this account.');
+  try {
+    if (await getReference(user, kind)) fail('forbidden', 'A reference is already registered for this account.');
+    return await saveSample(ctx, kind, user, saveReference);
+  } finally {
+    await store.delete(claim);
   }
+}
+
+/** Reads the sample within the attempt cap and saves it as the user's reference. */
+async function saveSample(ctx: RequestContext, kind: BiometricKind, user: string, saveReference: NonNullable<RequestContext['options']['saveReference']>): Promise<Response> {
   const attempt = await countAttempt(ctx, kind, user);
   const sample = await spending(attempt, () => readSample(ctx, kind, SAMPLE_FIELDS.enroll[kind]));
   await saveReference(user, kind, sample);
