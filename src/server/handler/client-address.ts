@@ -23,6 +23,15 @@ export function networkOf(address: string | null | undefined): string | null {
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
 }
 
+/**
+ * The wider network a network of `networkOf` lies in: an IPv4 /24 or an IPv6 /48, what one site,
+ * office or provider's pool hands out, so that a crowd from one place shares one budget.
+ */
+export function wideNetworkOf(network: string): string {
+  if (network.endsWith('::/64')) return `${network.split(':').slice(0, 3).join(':')}::/48`;
+  return `${network.split('.').slice(0, 3).join('.')}.0/24`;
+}
+
 function isIPv4(text: string): boolean {
   const parts = text.split('.');
   return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);

@@ -2,13 +2,14 @@
 import { readJsonObject, type RequestInfo } from '../http.js';
 import { hashSession } from '../receipts.js';
 import { keyedHash } from '../keyed-crypto.js';
-import { forwardedFor, networkOf } from './client-address.js';
+import { forwardedFor, networkOf, wideNetworkOf } from './client-address.js';
 import { fail } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import type { RouteInfo } from '../../core/protocol.js';
 
 export class RequestContext {
   #session?: Promise<string | null>;
+  #networkRead?: Promise<string | null>;
 
   constructor(
     readonly request: Request,
@@ -90,15 +91,29 @@ export class RequestContext {
    * the per-IP cap is then skipped, rather than one shared bucket shutting every caller out.
    */
   async clientKey(): Promise<string | null> {
-    const { getClientIp, trustProxy } = this.options;
-    const address = getClientIp
-      ? await getClientIp(this.request)
-      : trustProxy
-        ? (forwardedFor(this.request.headers.get('x-forwarded-for'), trustProxy) ?? this.info.clientIp)
-        : this.info.clientIp;
-    const network = networkOf(address);
-    if (!network) this.options.unknownClient();
+    const network = await this.#network();
     return network && this.hash(`ip:${network}`);
+  }
+
+  /** The same for the wider network around the caller (an IPv4 /24, an IPv6 /48); null when unknown. */
+  async wideNetworkKey(): Promise<string | null> {
+    const network = await this.#network();
+    return network && this.hash(`net:${wideNetworkOf(network)}`);
+  }
+
+  #network(): Promise<string | null> {
+    this.#networkRead ??= (async () => {
+      const { getClientIp, trustProxy } = this.options;
+      const address = getClientIp
+        ? await getClientIp(this.request)
+        : trustProxy
+          ? (forwardedFor(this.request.headers.get('x-forwarded-for'), trustProxy) ?? this.info.clientIp)
+          : this.info.clientIp;
+      const network = networkOf(address);
+      if (!network) this.options.unknownClient();
+      return network;
+    })();
+    return this.#networkRead;
   }
 
   /** The keyed hash of a value, as `hashIdentifier` makes it. */

@@ -16,6 +16,11 @@ export interface Window {
 export interface Limits {
   /** Codes sent to one phone or email by one session. */
   sendsPerIdentifier: Window;
+  /**
+   * Codes sent to one phone or email from one network (an IPv4 /24, an IPv6 /48), over all its
+   * sessions: a crowd from one place gets this share of the number's sends, not all of them.
+   */
+  sendsPerIdentifierPerNetwork: Window;
   /** Codes sent to one phone or email by everyone together: the ceiling against pumping and bombing. */
   sendsPerIdentifierAllCallers: Window;
   /** Codes sent from one client address. */
@@ -41,7 +46,8 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = {
-  sendsPerIdentifier: { max: 5, windowSeconds: 3600 },
+  sendsPerIdentifier: { max: 3, windowSeconds: 3600 },
+  sendsPerIdentifierPerNetwork: { max: 3, windowSeconds: 3600 },
   sendsPerIdentifierAllCallers: { max: 10, windowSeconds: 3600 },
   sendsPerIp: { max: 20, windowSeconds: 3600 },
   sendsPerSession: { max: 10, windowSeconds: 3600 },

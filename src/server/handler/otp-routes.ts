@@ -47,7 +47,9 @@ const certainlyNotSent = (error: ServiceError) => error.status >= 300 && error.s
  * The checks run from the caller's own budget to the identifier's, so that a refused request spends
  * nothing of anyone else's: a caller refused for its own caps never touches the victim's cooldown or
  * count. The cooldown and hourly count are per (identifier, session), so no caller can silence
- * somebody else's number; a per-identifier ceiling over all callers bounds what a crowd can send.
+ * somebody else's number; a network's share of the identifier's sends (its /24 or /48, over all its
+ * sessions) keeps a crowd from one place from filling the per-identifier ceiling over all callers,
+ * which bounds what a crowd from several places can send.
  */
 export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
   const { options } = ctx;
@@ -75,10 +77,12 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   }
   const spent: string[] = [];
   try {
-    const ip = await ctx.clientKey();
+    const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
     spent.push(await withinWindow(ctx, `sends:session:${session}`, limits.sendsPerSession, TOO_MANY));
     if (ip) spent.push(await withinWindow(ctx, `sends:ip:${ip}`, limits.sendsPerIp, TOO_MANY));
     spent.push(await withinWindow(ctx, `sends:id:${id}:${session}`, limits.sendsPerIdentifier, TOO_MANY));
+    // A network's share of the number's sends, before the ceiling over all: one place cannot fill it.
+    if (network) spent.push(await withinWindow(ctx, `sends:id:${id}:net:${network}`, limits.sendsPerIdentifierPerNetwork, TOO_MANY));
     spent.push(await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifierAllCallers, TOO_MANY));
   } catch (error) {
     // Refused by a cap: the cooldown just claimed stands for no send.

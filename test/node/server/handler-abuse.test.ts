@@ -5,7 +5,7 @@
  */
 import { describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { networkOf } from '../../../src/server/handler/client-address.js';
+import { networkOf, wideNetworkOf } from '../../../src/server/handler/client-address.js';
 import { codeSentTo, ORIGIN, setup } from './handler-setup.js';
 import { cameraCapture, microphoneCapture } from '../helpers.js';
 import { storeBackends } from './backends.js';
@@ -70,16 +70,35 @@ for (const [backend, open] of backends) {
       }
     });
 
-    it('1. five sends by one caller leave the number sendable by others, up to the all-callers ceiling', async () => {
+    it('1. twenty sessions from one address ask at once: the network\u2019s share is sent (3), and the owner, from another network, gets a code and verifies', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 30 } });
+      try {
+        const crowd = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: `crowd${i}`, headers: { 'x-test-ip': '198.51.100.7' } })),
+        );
+        const statuses = crowd.map((answer) => answer.status).sort();
+        assert.deepEqual(statuses, [...Array(3).fill(200), ...Array(17).fill(429)]);
+        assert.equal(t.emu.state.outbox.list(VICTIM).length, 3);
+        await victimGetsACode(t, 4);
+        const verified = await t.call('verify-otp', { phone: VICTIM, otp: await codeSentTo(t.emu, VICTIM) }, { session: 'victim', headers: { 'x-test-ip': '10.9.9.9' } });
+        assert.equal(verified.status, 200, JSON.stringify(verified.json));
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('1. one session gets three sends to a number; crowds from four networks are needed to reach its ceiling over all callers (10)', async () => {
       const t = await open({ limits: { resendCooldownSeconds: 0 } });
       try {
-        const statuses = [];
-        for (let i = 0; i < 6; i++) statuses.push((await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: 'eve' })).status);
-        assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
-        const others = [];
-        for (let i = 0; i < 6; i++) others.push((await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: `s${i}`, headers: { 'x-test-ip': `10.1.0.${i}` } })).status);
-        // The ceiling over all callers (10 an hour) bounds what a crowd can send to one number.
-        assert.deepEqual(others, [200, 200, 200, 200, 200, 429]);
+        const eve = [];
+        for (let i = 0; i < 4; i++) eve.push((await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: 'eve', headers: { 'x-test-ip': '198.51.100.7' } })).status);
+        assert.deepEqual(eve, [200, 200, 200, 429]);
+        // Eve's network has had its share; three more networks, from fresh sessions, have theirs.
+        const crowds = [];
+        for (const network of ['198.51.101', '198.51.102', '198.51.103']) {
+          for (let i = 0; i < 4; i++) crowds.push((await t.call('send-otp', { method: 'sms', phone: VICTIM }, { session: `${network}-${i}`, headers: { 'x-test-ip': `${network}.${i + 1}` } })).status);
+        }
+        assert.deepEqual(crowds, [200, 200, 200, 429, 200, 200, 200, 429, 200, 429, 429, 429]);
         assert.equal(t.emu.state.outbox.list(VICTIM).length, 10);
       } finally {
         await t.close();
@@ -376,6 +395,13 @@ describe('client networks', () => {
     assert.equal(networkOf('fe80::1%eth0'), 'fe80:0:0:0::/64');
     assert.equal(networkOf('2001:db8:aa:bb:cc:dd:ee:ff'), '2001:db8:aa:bb::/64');
     for (const bad of ['', 'unknown', '1.2.3', '256.1.1.1', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9', null, undefined]) assert.equal(networkOf(bad), null, String(bad));
+  });
+
+  it('widens a network to its IPv4 /24 or IPv6 /48, for a place\u2019s share of one number\u2019s sends', () => {
+    assert.equal(wideNetworkOf(networkOf('203.0.113.9')!), '203.0.113.0/24');
+    assert.equal(wideNetworkOf(networkOf('::ffff:203.0.113.200')!), '203.0.113.0/24');
+    assert.equal(wideNetworkOf(networkOf('2001:db8:aa:bb:cc:dd:ee:ff')!), '2001:db8:aa::/48');
+    assert.equal(wideNetworkOf(networkOf('2001:db8::1')!), '2001:db8:0::/48');
   });
 });
 

@@ -153,6 +153,7 @@ describe('handler: send limits and cooldown', () => {
 
   for (const [name, limits, vary] of [
     ['identifier and session', { sendsPerIdentifier: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: 'cap@example.com' }, options: { headers: { 'x-test-ip': `10.0.0.${i}` } } })],
+    ['identifier and network', { sendsPerIdentifierPerNetwork: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: 'net@example.com' }, options: { session: `s${i}`, headers: { 'x-test-ip': `10.0.0.${i}` } } })],
     ['identifier, all callers', { sendsPerIdentifierAllCallers: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: 'all@example.com' }, options: { session: `s${i}`, headers: { 'x-test-ip': `10.0.0.${i}` } } })],
     ['IP address', { sendsPerIp: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: `ip${i}@example.com` }, options: { session: `s${i}` } })],
     ['session', { sendsPerSession: { max: 2, windowSeconds: 600 } }, (i: number) => ({ body: { method: 'email', email: `se${i}@example.com` }, options: { headers: { 'x-test-ip': `10.0.0.${i}` } } })],

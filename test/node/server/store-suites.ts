@@ -104,6 +104,8 @@ export interface FleetInstance {
 export const FLEET_LIMITS = {
   resendCooldownSeconds: 30,
   sendsPerIdentifierAllCallers: { max: 3, windowSeconds: 600 },
+  // All the fleet's callers share one address: the ceiling over all callers is the cap under test.
+  sendsPerIdentifierPerNetwork: { max: 1000, windowSeconds: 600 },
   sendsPerIp: { max: 1000, windowSeconds: 600 },
   maxWrongCodes: 5,
 } satisfies Partial<Limits>;
