@@ -2,7 +2,7 @@
  * Server-side entry: the host handler the widgets call, receipts, stores, and the service client.
  * Fetch API and Web Crypto only, for any runtime; Node's own server is served from `./node.js`.
  */
-export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler, type VerifyHandlerOptions, type VerifiedEvent, type Limits, type Window } from './handler/index.js';
+export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler, type VerifyHandlerOptions, type VerifiedEvent, type Limits, type Window, type DestinationWindow, type AbuseEvent } from './handler/index.js';
 export { verifyReceipt, ReceiptError, hashIdentifier, type ReceiptClaims, type ReceiptFailure, type VerifyReceiptOptions } from './receipts.js';
 export type { VerifyStore } from './store/store.js';
 export { MemoryStore } from './store/memory.js';

@@ -21,6 +21,12 @@ export function normalizePhone(value: unknown, channel: OtpChannel | null, count
   return phone.number;
 }
 
+/** The country of an E.164 number and its range: the calling code and the first three national digits. */
+export function destinationOf(e164: string): { country: string; prefix: string } {
+  const phone = parsePhoneNumberFromString(e164)!;
+  return { country: phone.country ?? `+${phone.countryCallingCode}`, prefix: `+${phone.countryCallingCode} ${phone.nationalNumber.slice(0, 3)}` };
+}
+
 export function normalizeEmail(value: unknown): string {
   const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
   if (!isEmailAddress(email)) fail('invalid_input', 'Enter a valid email address.', { field: 'email' });

@@ -125,6 +125,6 @@ function fail404(): never {
   throw new HandlerError('invalid_input', 'No such verification route.', { status: 404 });
 }
 
-export type { VerifyHandlerOptions, VerifiedEvent, Limits, Window } from './options.js';
+export type { VerifyHandlerOptions, VerifiedEvent, Limits, Window, DestinationWindow, AbuseEvent } from './options.js';
 export { DEFAULT_LIMITS } from './options.js';
 export { SAMPLE_FIELDS } from '../../core/protocol.js';

@@ -8,6 +8,27 @@ import { MemoryStore } from '../store/memory.js';
 import { memoryStoreRefusal } from '../store/platform.js';
 import type { VerifyStore } from '../store/store.js';
 
+/**
+ * Codes to one destination in a window: past `alertAt` the host is told once a window (`onAbuse`)
+ * and a line is logged; past `max` sends there are refused (no cap unless set).
+ */
+export interface DestinationWindow {
+  alertAt: number;
+  max: number;
+  windowSeconds: number;
+}
+
+/** What `onAbuse` is told: codes to one country, or to one range of numbers in it, rose past their alert. */
+export interface AbuseEvent {
+  kind: 'country' | 'prefix';
+  /** ISO 3166 alpha-2. */
+  country: string;
+  /** The range: the calling code and the first three national digits, such as `+966 501`. */
+  prefix?: string;
+  sends: number;
+  windowSeconds: number;
+}
+
 export interface Window {
   max: number;
   windowSeconds: number;
@@ -23,6 +44,9 @@ export interface Limits {
   sendsPerIdentifierPerNetwork: Window;
   /** Codes sent to one phone or email by everyone together: the ceiling against pumping and bombing. */
   sendsPerIdentifierAllCallers: Window;
+  /** SMS and WhatsApp codes to one destination country, and to one range of numbers: the signs of SMS pumping. */
+  sendsPerCountry: DestinationWindow;
+  sendsPerPrefix: DestinationWindow;
   /** Codes sent from one client address. */
   sendsPerIp: Window;
   /** Codes sent by one session. */
@@ -49,6 +73,8 @@ export const DEFAULT_LIMITS: Limits = {
   sendsPerIdentifier: { max: 3, windowSeconds: 3600 },
   sendsPerIdentifierPerNetwork: { max: 3, windowSeconds: 3600 },
   sendsPerIdentifierAllCallers: { max: 10, windowSeconds: 3600 },
+  sendsPerCountry: { alertAt: 100, max: Infinity, windowSeconds: 3600 },
+  sendsPerPrefix: { alertAt: 20, max: Infinity, windowSeconds: 3600 },
   sendsPerIp: { max: 20, windowSeconds: 3600 },
   sendsPerSession: { max: 10, windowSeconds: 3600 },
   resendCooldownSeconds: 30,
@@ -133,6 +159,8 @@ export interface VerifyHandlerOptions {
   /** Paid channels are hidden below this balance (checked at most once a minute); off when absent. */
   lowBalanceThreshold?: number;
   onLowBalance?(balance: number): Awaitable<void>;
+  /** Told once a window when codes to one country or range pass their alert (limits.sendsPerCountry, sendsPerPrefix). */
+  onAbuse?(event: AbuseEvent): Awaitable<void>;
   /** Origins allowed to call; the handler's own host by default. */
   allowedOrigins?: string[];
   /** A header every call must carry, such as `x-csrf-token` checked by the host's own middleware. */

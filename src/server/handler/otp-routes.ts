@@ -8,6 +8,7 @@ import { asciiDigits } from '../../core/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, savePending } from './pending.js';
+import { countDestination } from './destinations.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
 import type { Window } from './options.js';
@@ -84,6 +85,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     // A network's share of the number's sends, before the ceiling over all: one place cannot fill it.
     if (network) spent.push(await withinWindow(ctx, `sends:id:${id}:net:${network}`, limits.sendsPerIdentifierPerNetwork, TOO_MANY));
     spent.push(await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifierAllCallers, TOO_MANY));
+    if (method !== 'email') spent.push(...(await countDestination(ctx, identifier)));
   } catch (error) {
     // Refused by a cap: the cooldown just claimed stands for no send.
     await store.delete(cooldownKey);
