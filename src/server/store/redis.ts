@@ -163,6 +163,8 @@ export class RedisStore implements VerifyStore {
    * after a failover brings a new one.
    */
   #mastersReady(): Promise<void> {
+    // A client closed meanwhile connects nothing again: its host has let it go.
+    if (this.redis.status === 'end') return Promise.reject(new Error('Redis client is closed'));
     const waiting = this.#waitingMasters();
     return waiting.length ? Promise.all(waiting.map(whenReady)).then(() => {}) : Promise.resolve();
   }

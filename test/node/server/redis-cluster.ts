@@ -120,6 +120,8 @@ export async function startRedisCluster({ shards = 3, replicas = 1 } = {}): Prom
     healthy,
     stop: async () => {
       for (const c of clients) c.disconnect();
+      // Closed for good before the nodes go, so that no client is left reconnecting to them.
+      await until('every client to close', () => clients.every((c) => c.status === 'close' || c.status === 'end'), 5000, 20);
       await Promise.all(living().map((port) => end(port, 'SIGTERM')));
       rmSync(dir, { recursive: true, force: true });
     },

@@ -137,7 +137,16 @@ export function fleetRequest(origin: string, route: string, body: object, sessio
 
 /** Handler instances in this process, each with its own store from `make` over one shared engine. */
 export function fleetFlows(name: string, make: () => VerifyStore): void {
-  fleetSuite(name, async (emu, count) => Array.from({ length: count }, () => localInstance(emu, make())));
+  fleetSuite(name, (emu, count) =>
+    Promise.all(
+      Array.from({ length: count }, async () => {
+        const store = make();
+        // Connected before the flows start: a client still connecting answers a fast 503 (a loaded machine takes longer).
+        await until('the store to answer', () => store.get('fleet:warm-up').then(() => true, () => false), 10_000, 50);
+        return localInstance(emu, store);
+      }),
+    ),
+  );
 }
 
 /**
