@@ -106,6 +106,27 @@ export interface AppInstance {
   redeem(receipt: string): Promise<string>;
 }
 
+/** What an app's own receipt check answered (`{user}` or `{refused}`), as `redeem` reports it. */
+export async function loginOutcome(response: Response): Promise<string> {
+  const answer = (await response.json()) as { user?: string; refused?: string };
+  return answer.user === 'demo-user' ? 'accepted' : answer.refused!;
+}
+
+/**
+ * An app served at `origin`, as its page calls it: the widget's routes under `verifyPath`, and the
+ * receipt checked by the app's own route at `login`, or by `redeem`.
+ */
+export function httpInstance(origin: string, verifyPath: string, login: string | AppInstance['redeem']): AppInstance {
+  const post = (path: string, body: object) => fetch(`${origin}${path}`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return {
+    call: (route, body) => (body ? post(`${verifyPath}/${route}`, body) : fetch(`${origin}${verifyPath}/${route}`)),
+    redeem: typeof login === 'string' ? async (receipt) => loginOutcome(await post(login, { receipt })) : login,
+  };
+}
+
+/** The origin a server printed as `listening on http://…/`. */
+export const listeningOrigin = (server: AppServer) => /listening on (http:\/\/[^/\s]+)/.exec(server.output())![1]!;
+
 /**
  * One person's OTP flow on a fleet of three, each call landing on the next instance: the cooldown,
  * the code, the receipt's single use, the wrong-code cap and the session's send cap each hold

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from '@upstash/redis';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { UPSTASH_CLIENT_OPTIONS, UpstashStore, verifyReceipt } from '../../../src/server/index.js';
-import { installApp, roundRobinFlow, startAppServer, type App, type AppInstance, type AppServer, type FleetShare } from './consumer-apps.js';
+import { httpInstance, installApp, listeningOrigin, roundRobinFlow, startAppServer, type App, type AppServer, type FleetShare } from './consumer-apps.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import { startUpstashGateway, type UpstashGateway } from '../server/upstash-gateway.js';
 
@@ -36,14 +36,8 @@ describe('Deno.serve with the handler, as on Deno Deploy, installed from the tar
 
   it('three processes, one person round-robin: the cooldown, the code, the receipt and the caps hold across them', async () => {
     const store = new UpstashStore(new Redis({ url: gateway.url, token: gateway.token, ...UPSTASH_CLIENT_OPTIONS }));
-    const fleet = servers.map((server): AppInstance => {
-      const origin = /listening on (http:\/\/[^/\s]+)/.exec(server.output())![1]!;
-      return {
-        call: (route, body) =>
-          fetch(`${origin}/api/verify/${route}`, body ? { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
-        redeem: (receipt) => verifyReceipt(receipt, { secret: share.secret, store, user: 'demo-user', method: 'otp' }).then(() => 'accepted', (error) => error.reason),
-      };
-    });
+    const redeem = (receipt: string) => verifyReceipt(receipt, { secret: share.secret, store, user: 'demo-user', method: 'otp' }).then(() => 'accepted', (error) => error.reason);
+    const fleet = servers.map((server) => httpInstance(listeningOrigin(server), '/api/verify', redeem));
     await roundRobinFlow(fleet, share.emulator.origin, ['+966503339911', '+966503339922']);
   });
 });

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { installApp, npm, passOtp, roundRobinFlow, startAppServer, visit, type App, type AppInstance, type AppServer, type FleetShare } from './consumer-apps.js';
+import { httpInstance, installApp, npm, passOtp, roundRobinFlow, startAppServer, visit, type App, type AppServer, type FleetShare } from './consumer-apps.js';
 import { freePort } from '../helpers.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
@@ -79,17 +79,7 @@ describe('a Next.js App Router app, with the package installed from its tarball,
     try {
       const ports = [port, ...others.map((o) => o.port)];
       // The first and last instances answer on the Node route, the middle one on the Edge route.
-      const fleet = ports.map((on, i): AppInstance => {
-        const origin = `http://127.0.0.1:${on}`;
-        const post = (path: string, body: object) => fetch(`${origin}${path}`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        return {
-          call: (route, body) => (body ? post(`/api/${i === 1 ? 'edge/' : ''}verify/${route}`, body) : fetch(`${origin}/api/verify/${route}`)),
-          redeem: async (receipt) => {
-            const answer = (await (await post('/api/confirm', { receipt })).json()) as { user?: string; refused?: string };
-            return answer.user === 'demo-user' ? 'accepted' : answer.refused!;
-          },
-        };
-      });
+      const fleet = ports.map((on, i) => httpInstance(`http://127.0.0.1:${on}`, `/api/${i === 1 ? 'edge/' : ''}verify`, '/api/confirm'));
       await roundRobinFlow(fleet, share.emulator.origin, ['+966501118811', '+966501118822']);
       for (const other of others) assert.doesNotMatch(other.server.output(), /error|refused|503/i);
     } finally {

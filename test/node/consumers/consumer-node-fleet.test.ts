@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { latestCode, until } from '../helpers.js';
-import { installApp, roundRobinFlow, startAppServer, type App, type AppInstance, type AppServer, type FleetShare } from './consumer-apps.js';
+import { httpInstance, installApp, listeningOrigin, roundRobinFlow, startAppServer, type App, type AppInstance, type AppServer, type FleetShare } from './consumer-apps.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import { startRedisCluster, type RedisClusterServer } from '../server/redis-cluster.js';
 
@@ -28,17 +28,7 @@ describe('a Node server as three processes on Redis, installed from the tarball'
   /** Three processes of the app with `env`, as instances of the fleet, and a way to stop them. */
   async function startFleet(env: Record<string, string>): Promise<{ fleet: AppInstance[]; servers: AppServer[] }> {
     const servers = await Promise.all([0, 1, 2].map(() => startAppServer(app, ['server.mjs'], /listening on (\S+)/, { ...env, PORT: '0' }, share)));
-    const fleet = servers.map((server): AppInstance => {
-      const origin = /listening on (http:\/\/[^/\s]+)/.exec(server.output())![1]!;
-      const post = (path: string, body: object) => fetch(`${origin}${path}`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return {
-        call: (route, body) => (body ? post(`/api/verify/${route}`, body) : fetch(`${origin}/api/verify/${route}`)),
-        redeem: async (receipt) => {
-          const answer = (await (await post('/login', { receipt })).json()) as { user?: string; refused?: string };
-          return answer.user === 'demo-user' ? 'accepted' : answer.refused!;
-        },
-      };
-    });
+    const fleet = servers.map((server) => httpInstance(listeningOrigin(server), '/api/verify', '/login'));
     return { fleet, servers };
   }
 

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from '@upstash/redis';
 import { DEVELOPMENT_KEY, startEmulator } from '../../../src/emulator/index.js';
 import { UPSTASH_CLIENT_OPTIONS, UpstashStore, verifyReceipt } from '../../../src/server/index.js';
-import { installApp, npm, roundRobinFlow, type App, type AppInstance } from './consumer-apps.js';
+import { installApp, loginOutcome, npm, roundRobinFlow, type App, type AppInstance } from './consumer-apps.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import { startUpstashGateway, type UpstashGateway } from '../server/upstash-gateway.js';
 
@@ -82,11 +82,9 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
 
   it('on Durable Objects, three instances round-robin: the cooldown, the code, the receipt (checked by the app on each) and the caps hold across them', async () => {
     const fleet = [0, 1, 2].map((i) =>
-      instance(`do${i}`, async (receipt) => {
-        const response = await mf.dispatchFetch(`http://do${i}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt }) });
-        const answer = (await response.json()) as { user?: string; refused?: string };
-        return answer.user === 'demo-user' ? 'accepted' : answer.refused!;
-      }),
+      instance(`do${i}`, async (receipt) =>
+        loginOutcome(await mf.dispatchFetch(`http://do${i}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt }) })),
+      ),
     );
     assert.equal((await fleet[0]!.call('config')).status, 200);
     await roundRobinFlow(fleet, emulator.origin, ['+966504445566', '+966504445577']);

@@ -125,14 +125,10 @@ export function localInstance(emu: RunningEmulator, store: VerifyStore): FleetIn
     limits: FLEET_LIMITS,
   });
   return {
-    post: (route, body, session) => handler(fleetRequest(ORIGIN, route, body, session)),
+    post: (route, body, session) =>
+      handler(new Request(`${ORIGIN}/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-test-session': session }, body: JSON.stringify(body) })),
     redeem: (receipt, session) => handler.verifyReceipt(receipt, { session }).then(() => 'accepted', (error: ReceiptError) => error.reason),
   };
-}
-
-/** The request a widget of `session` makes to an instance at `origin`. */
-export function fleetRequest(origin: string, route: string, body: object, session: string): Request {
-  return new Request(`${origin}/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-test-session': session }, body: JSON.stringify(body) });
 }
 
 /** Handler instances in this process, each with its own store from `make` over one shared engine. */
