@@ -12,6 +12,7 @@ import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { cutHost } from './test/browser/support/cut-host.mjs';
 import { heapPlugin } from './test/browser/support/heap-plugin.mjs';
 import { keysPlugin } from './test/browser/support/keys-plugin.mjs';
+import { powSiteMiddleware } from './test/browser/support/pow-site.mjs';
 
 const FIXTURES = resolve('../shared/fixtures');
 const ENGINES = (process.env.ENGINES ?? 'chromium,firefox,webkit').split(',');
@@ -152,6 +153,6 @@ export default {
   testsFinishTimeout: 300_000,
   testRunnerHtml: html(null),
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), keysPlugin(), heapPlugin()],
-  middleware: [fixtures, typescriptSources, cutHost],
+  middleware: [fixtures, typescriptSources, cutHost, powSiteMiddleware],
   groups,
 };

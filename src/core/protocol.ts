@@ -2,6 +2,8 @@
  * The widget ↔ host protocol (DESIGN §3), shared by the host handler and the widgets: the stable
  * error vocabulary and the JSON each route answers. A host in another language implements these.
  */
+import type { AltchaChallenge } from './proof-of-work.js';
+
 export const ERROR_CODES = [
   'invalid_input',
   'wrong_code',
@@ -16,6 +18,8 @@ export const ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'upstream_unavailable',
+  'challenge_required',
+  'try_another_channel',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -92,7 +96,24 @@ export interface ErrorBody {
      * if it arrives it can be verified. `retryAfter` is then the cooldown's true time left.
      */
     maybeSent?: true;
+    /**
+     * `challenge_required`: the proof of work to solve (an ALTCHA v2 challenge) before the same
+     * request is sent again with the solution in `altcha`; or, instead, `humanCheck` when the host
+     * asks for its own check (Turnstile, hCaptcha), whose token goes in `humanCheck`.
+     */
+    challenge?: AltchaChallenge;
+    humanCheck?: true;
+    /** `try_another_channel`: the channel that reaches the person by another phone or email, if any. */
+    fallback?: OtpChannel;
   };
+}
+
+/** What a request answered `challenge_required` carries when sent again. */
+export interface FrictionFields {
+  /** The solved proof of work: base64 JSON of the challenge and its solution. */
+  altcha?: string;
+  /** The token of the host's own human check. */
+  humanCheck?: string;
 }
 
 /** GET {endpoint}/config: what the widget may know. Nothing in it is secret. */
@@ -163,7 +184,7 @@ export interface EnrolledResponse {
 }
 
 /** POST {endpoint}/send-otp: a contact, or `resend` for the code this session is waiting for. */
-export interface SendOtpBody {
+export interface SendOtpBody extends FrictionFields {
   method?: OtpChannel;
   phone?: string;
   email?: string;
@@ -173,7 +194,7 @@ export interface SendOtpBody {
 }
 
 /** POST {endpoint}/verify-otp: the code, with the contact it went to unless the session knows it. */
-export interface VerifyOtpBody {
+export interface VerifyOtpBody extends FrictionFields {
   phone?: string;
   email?: string;
   otp: string;
@@ -210,8 +231,8 @@ export interface RouteSpec<R extends Route> extends RouteInfo {
 /** The route table the handler serves and validates with, and the widgets call through. */
 export const ROUTES: { readonly [R in Route]: RouteSpec<R> } = {
   config: { method: 'GET', fields: [], media: false },
-  'send-otp': { method: 'POST', fields: ['method', 'phone', 'email', 'lang', 'resend'], media: false },
-  'verify-otp': { method: 'POST', fields: ['phone', 'email', 'otp'], media: false },
+  'send-otp': { method: 'POST', fields: ['method', 'phone', 'email', 'lang', 'resend', 'altcha', 'humanCheck'], media: false },
+  'verify-otp': { method: 'POST', fields: ['phone', 'email', 'otp', 'altcha', 'humanCheck'], media: false },
   'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face], media: true },
   'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice], media: true },
   'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face], media: true },

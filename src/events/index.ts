@@ -5,6 +5,7 @@ export { VerifyFailureEvent, type VerifyFailureDetail } from './failure.js';
 export { VerifyErrorEvent, type VerifyErrorDetail } from './error.js';
 export { VerifyRequestEvent, type VerifyRequestDetail } from './request.js';
 export { VerifyEnrolledEvent, type VerifyEnrolledDetail } from './enrolled.js';
+export { VerifyHumanCheckEvent } from './human-check.js';
 export type { VerifyMetrics, CodeEntry } from './metrics.js';
 
 import type { VerifyStepChangeEvent } from './step-change.js';
@@ -14,6 +15,7 @@ import type { VerifyFailureEvent } from './failure.js';
 import type { VerifyErrorEvent } from './error.js';
 import type { VerifyRequestEvent } from './request.js';
 import type { VerifyEnrolledEvent } from './enrolled.js';
+import type { VerifyHumanCheckEvent } from './human-check.js';
 
 declare global {
   interface GlobalEventHandlersEventMap {
@@ -24,5 +26,6 @@ declare global {
     'verify-error': VerifyErrorEvent;
     'verify-request': VerifyRequestEvent;
     'verify-enrolled': VerifyEnrolledEvent;
+    'verify-human-check': VerifyHumanCheckEvent;
   }
 }

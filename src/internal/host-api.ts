@@ -4,14 +4,15 @@
  */
 import { VerifyRequestEvent } from '../events/request.js';
 import { deadline } from '../core/deadline.js';
-import { isErrorCode, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
+import type { AltchaChallenge } from '../core/proof-of-work.js';
+import { isErrorCode, OTP_CHANNELS, type OtpChannel, type ErrorBody, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
 
 export class HostError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly status: number,
-    readonly extra: { retryAfter?: number; attemptsLeft?: number; field?: string; maybeSent?: true } = {},
+    readonly extra: Pick<ErrorBody['error'], 'retryAfter' | 'attemptsLeft' | 'field' | 'maybeSent' | 'challenge' | 'humanCheck' | 'fallback'> = {},
   ) {
     super(message);
   }
@@ -20,6 +21,9 @@ export class HostError extends Error {
 type Body = Record<string, unknown> | undefined;
 /** A successful answer's body, before it is read as its route's response type. */
 type Answer = object;
+
+const isChallenge = (value: unknown): value is AltchaChallenge => typeof (value as AltchaChallenge | undefined)?.parameters?.keyPrefix === 'string';
+const isOtpChannel = (value: unknown): value is OtpChannel => (OTP_CHANNELS as readonly unknown[]).includes(value);
 
 /** The answer as a value, or a HostError saying why not. */
 export function readAnswer(status: number, body: Body, retryAfterHeader: string | null): Answer | HostError {
@@ -33,6 +37,9 @@ export function readAnswer(status: number, body: Body, retryAfterHeader: string 
       attemptsLeft: number(error.attemptsLeft),
       field: typeof error.field === 'string' ? error.field : undefined,
       ...(error.maybeSent === true ? { maybeSent: true } : {}),
+      ...(error.humanCheck === true ? { humanCheck: true } : {}),
+      ...(isChallenge(error.challenge) ? { challenge: error.challenge } : {}),
+      ...(isOtpChannel(error.fallback) ? { fallback: error.fallback } : {}),
     });
   }
   const message = typeof body?.message === 'string' ? body.message : '';

@@ -1,20 +1,29 @@
 /**
  * Owns the widget's calls to the host: one AbortSignal per call, the previous call aborted when a
  * new one starts, every call aborted when the element leaves the page, and stale answers dropped
- * (the lifecycle of lit/task, for calls started by the person rather than by rendering).
+ * (the lifecycle of lit/task, for calls started by the person rather than by rendering). A call the
+ * handler answers `challenge_required` is proved (a proof of work, or the page's human check) and
+ * sent again, the person seeing nothing unless it takes over a second.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { callHost } from './host-api.js';
-import type { Route, Routes } from '../core/protocol.js';
+import { callHost, HostError } from './host-api.js';
+import { solveChallenge } from '../core/proof-of-work.js';
+import { VerifyHumanCheckEvent } from '../events/human-check.js';
+import type { FrictionFields, Route, Routes } from '../core/protocol.js';
 
 export class StaleAnswer extends Error {
   override name = 'StaleAnswer';
 }
 
+type Host = ReactiveControllerHost & HTMLElement & { endpoint: string; requestTimeout: number; proving?(seconds: number | null): void };
+
+/** A handler asks again after a proof it finds too weak (pressure rose meanwhile): at most this many proofs per call. */
+const MAX_PROOFS = 3;
+
 export class RequestController implements ReactiveController {
   #controller?: AbortController;
 
-  constructor(private readonly host: ReactiveControllerHost & HTMLElement & { endpoint: string; requestTimeout: number }) {
+  constructor(private readonly host: Host) {
     host.addController(this);
   }
 
@@ -26,15 +35,44 @@ export class RequestController implements ReactiveController {
   async call<R extends Route>(route: R, ...[body]: Routes[R]['request'] extends undefined ? [] : [Routes[R]['request']]): Promise<Routes[R]['response']> {
     this.#controller?.abort();
     const controller = (this.#controller = new AbortController());
+    let request = body as Routes[R]['request'];
     try {
-      const answer = await callHost(this.host, this.host.endpoint, route, body as Routes[R]['request'], controller.signal, this.host.requestTimeout);
-      if (controller.signal.aborted) throw new StaleAnswer();
-      return answer;
+      for (let proofs = 0; ; proofs++) {
+        try {
+          const answer = await callHost(this.host, this.host.endpoint, route, request, controller.signal, this.host.requestTimeout);
+          if (controller.signal.aborted) throw new StaleAnswer();
+          return answer;
+        } catch (error) {
+          if (!(error instanceof HostError && error.code === 'challenge_required' && proofs < MAX_PROOFS && request)) throw error;
+          request = { ...request, ...(await this.#prove(error, controller.signal)) };
+        }
+      }
     } catch (error) {
       if (controller.signal.aborted) throw new StaleAnswer();
       throw error;
     } finally {
       if (this.#controller === controller) this.#controller = undefined;
+    }
+  }
+
+  /** The fields that answer the handler's challenge: a solved proof of work, or the page's human check. */
+  async #prove(error: HostError, signal: AbortSignal): Promise<FrictionFields> {
+    const { challenge, humanCheck } = error.extra;
+    if (humanCheck) {
+      const event = new VerifyHumanCheckEvent({ signal });
+      this.host.dispatchEvent(event);
+      if (!event.token) throw error;
+      return { humanCheck: await event.token };
+    }
+    if (!challenge) throw error;
+    const started = performance.now();
+    // The wait is told once it passes a second, and each second after.
+    const ticks = setInterval(() => this.host.proving?.(Math.floor((performance.now() - started) / 1000)), 1000);
+    try {
+      return { altcha: await solveChallenge(challenge, signal) };
+    } finally {
+      clearInterval(ticks);
+      this.host.proving?.(null);
     }
   }
 

@@ -12,7 +12,7 @@ import { VerifySuccessEvent, type VerifySuccessDetail } from '../events/success.
 import { HostError } from './host-api.js';
 import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
-import { directionOf, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
+import { directionOf, format, formatSeconds, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
 import type { CommonStrings } from '../translations/en/common.js';
 import type { VerifyMetrics } from '../events/metrics.js';
 
@@ -65,6 +65,8 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   headingLevel = 2;
 
   #announcement = '';
+  /** Seconds a proof of work the handler asked for has taken so far; null when none is running. */
+  #proving: number | null = null;
   /** @internal What the host handler says (GET config); undefined until it answers, or when it cannot. */
   config?: ConfigResponse;
   protected readonly configRequest = new RequestController(this);
@@ -132,6 +134,13 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
       this.#announcement = text;
       this.requestUpdate();
     });
+  }
+
+  /** @internal Told by the request controller each second of a proof of work, and null at its end. */
+  proving(seconds: number | null): void {
+    this.#proving = seconds;
+    if (seconds === 1) this.announce(format(this.t.checkingBrowser, { time: '' }).trim());
+    this.requestUpdate();
   }
 
   /** Any failure of a host call, as a HostError (a thrown non-HostError is a network or script fault). */
@@ -285,7 +294,11 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   protected override render() {
     // aria-busy while the widget waits on the browser (a permission prompt) or on the host.
     const busy = BUSY_STEPS.includes(this.step);
-    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${busy}>${this.liveRegion()} ${this.renderStep()}</div>`;
+    // A proof of work past a second is shown with its time; the live region says it once.
+    const proving = this.#proving
+      ? html`<p part="message" class="checking" aria-hidden="true">${format(this.t.checkingBrowser, { time: formatSeconds(this.#proving, this.language) })}</p>`
+      : nothing;
+    return html`<div part="base" class="base" dir=${this.direction} aria-busy=${busy}>${this.liveRegion()} ${this.renderStep()}${proving}</div>`;
   }
 
   protected get direction(): 'ltr' | 'rtl' {

@@ -25,6 +25,13 @@ export interface Problem {
   field?: string;
   /** A send that failed in a way that may still deliver the code (a timeout, a 5xx, a lost answer). */
   maybeSent?: true;
+  /** `try_another_channel`: the channel that reaches the person another way. */
+  fallback?: OtpChannel;
+}
+
+/** The number's or email's guesses are spent: back to the form, on the channel that reaches the person another way. */
+function anotherWay(contact: Contact, problem: Problem): OtpState {
+  return { step: 'contact', contact: problem.fallback ? { ...contact, method: problem.fallback } : contact, problem };
 }
 
 /** What a retry from the failure step does. */
@@ -119,8 +126,11 @@ function sendFailed({ contact, to }: Extract<OtpState, { step: 'sending' }>, pro
     case 'invalid_input':
     case 'insufficient_credits':
       return { step: 'contact', contact, problem };
+    case 'try_another_channel':
+      return anotherWay(contact, problem);
     case 'rate_limited':
     case 'upstream_unavailable':
+    case 'challenge_required':
       return { step: 'failure', contact, problem, retry: 'send' };
     default:
       return { step: 'failure', contact, problem, retry: 'restart' };
@@ -138,9 +148,12 @@ function verifyFailed(state: Extract<OtpState, { step: 'verifying' }>, problem: 
     case 'code_expired':
     case 'too_many_attempts':
       return { step: 'failure', contact, to, resendAfter, sentAt, problem, retry: 'send' };
+    case 'try_another_channel':
+      return anotherWay(contact, problem);
     // The code may still be good: try it again rather than send (and pay for) another.
     case 'upstream_unavailable':
     case 'rate_limited':
+    case 'challenge_required':
       return { step: 'failure', contact, to, resendAfter, sentAt, code, problem, retry: 'verify' };
     default:
       return { step: 'failure', contact, to, problem, retry: 'restart' };

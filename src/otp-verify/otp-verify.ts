@@ -26,6 +26,7 @@ import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
  * @fires verify-failure - A wrong, expired or exhausted code: `{code, message, attemptsLeft, metrics}`.
  * @fires verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires verify-human-check - The handler asks for the host's own human check: call `respondWith(token)` during the event.
  *
  * @slot code - The code input; the element adds one, when the code step first appears, if the page gives none (so server-rendered markup is unchanged until then). It stays in the light DOM, where autofill can see it.
  *
@@ -100,8 +101,7 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   readonly flow = new FlowController<OtpState, OtpEvent>(this, transition, initialState, {
     enter: {
       sending: (state) => void this.send(state.contact),
-      // Back from the host with a refused code: it stays in view, to be replaced by whatever comes next.
-      // Else a code is on its way (or may be): an empty field, the wait before another, and the SMS listened for.
+      // A refused code stays in view until replaced; else a code is on its way (or may be): an empty field, the resend wait, the SMS listened for.
       code: (state, before) => {
         if (before.step === 'verifying') return this.codeField.refuse(before.code);
         this.codeField.value = '';

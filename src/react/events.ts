@@ -5,6 +5,7 @@ import type {
   VerifyEnrolledEvent,
   VerifyErrorEvent,
   VerifyFailureEvent,
+  VerifyHumanCheckEvent,
   VerifyRequestEvent,
   VerifyStepChangeEvent,
   VerifySuccessEvent,
@@ -18,5 +19,9 @@ export const sharedEvents = {
   onVerifyRequest: 'verify-request' as EventName<VerifyRequestEvent>,
 };
 
-export const otpEvents = { ...sharedEvents, onVerifyCodeSent: 'verify-code-sent' as EventName<VerifyCodeSentEvent> };
+export const otpEvents = {
+  ...sharedEvents,
+  onVerifyCodeSent: 'verify-code-sent' as EventName<VerifyCodeSentEvent>,
+  onVerifyHumanCheck: 'verify-human-check' as EventName<VerifyHumanCheckEvent>,
+};
 export const biometricEvents = { ...sharedEvents, onVerifyEnrolled: 'verify-enrolled' as EventName<VerifyEnrolledEvent> };

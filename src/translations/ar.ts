@@ -143,4 +143,7 @@ export const ar: Strings = {
   error_unauthorized: 'انتهت جلستك. أعد تحميل الصفحة للمتابعة.',
   error_forbidden: 'هذه الصفحة غير مسموح لها بالتحقق.',
   error_upstream_unavailable: 'تعذّر الوصول إلى خدمة التحقق. حاول مجددًا.',
+  error_challenge_required: 'تعذّر فحص متصفحك. حاول مجددًا.',
+  error_try_another_channel: 'حفاظًا على أمانك، أُوقفت الرموز إلى هذا الرقم أو البريد بعد محاولات خاطئة كثيرة. استلم رمزًا بطريقة أخرى.',
+  checkingBrowser: 'جارٍ فحص متصفحك… {time}',
 };

@@ -17,6 +17,8 @@ const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   upstream_unavailable: 502,
+  challenge_required: 428,
+  try_another_channel: 429,
 };
 
 export class HandlerError extends Error {

@@ -34,6 +34,28 @@ export interface Window {
   windowSeconds: number;
 }
 
+/**
+ * Pressure a send or a verify meets free; past any of these it first needs a proof of work (or the
+ * host's human check), harder the further past. Counts are per hour unless named per minute.
+ */
+export interface Friction {
+  /** Wrong codes for one phone or email, over all callers. */
+  freeWrongCodesPerIdentifier: number;
+  /** Wrong codes from one network (an IPv4 /24, an IPv6 /48), over all identifiers. */
+  freeWrongCodesPerNetwork: number;
+  /** Wrong codes over the whole site in a minute. */
+  freeWrongCodesPerMinute: number;
+  /** Codes sent to one phone or email, over all callers. */
+  freeSendsPerIdentifier: number;
+  /** Codes sent from one client address. */
+  freeSendsPerIp: number;
+  /** Codes sent over the whole site in a minute. */
+  freeSendsPerMinute: number;
+  /** Hashes the easiest challenge takes at most; each level doubles it, up to `maxWork`. */
+  minWork: number;
+  maxWork: number;
+}
+
 export interface Limits {
   /** Codes sent to one phone or email by one session. */
   sendsPerIdentifier: Window;
@@ -53,8 +75,16 @@ export interface Limits {
   sendsPerSession: Window;
   /** Seconds between two sends to one identifier by one session; the widget shows the countdown. */
   resendCooldownSeconds: number;
-  /** Wrong codes per code sent, counted per identifier. */
+  /** Wrong codes per code sent, counted per session and identifier. */
   maxWrongCodes: number;
+  /**
+   * Wrong codes for one phone or email over all callers and all its codes: the guess budget no
+   * number of sessions multiplies. Spent, the person is offered the fallback channel.
+   */
+  wrongCodesPerIdentifier: Window;
+  wrongCodesPerIdentifierPerDay: Window;
+  /** Where friction starts. */
+  friction: Friction;
   /** How long a sent code can be verified through the handler. */
   challengeSeconds: number;
   /** Face or voice comparisons and enrolments, per user and kind. */
@@ -79,6 +109,19 @@ export const DEFAULT_LIMITS: Limits = {
   sendsPerSession: { max: 10, windowSeconds: 3600 },
   resendCooldownSeconds: 30,
   maxWrongCodes: 5,
+  wrongCodesPerIdentifier: { max: 25, windowSeconds: 3600 },
+  wrongCodesPerIdentifierPerDay: { max: 600, windowSeconds: 86_400 },
+  friction: {
+    freeWrongCodesPerIdentifier: 10,
+    freeWrongCodesPerNetwork: 30,
+    freeWrongCodesPerMinute: 200,
+    freeSendsPerIdentifier: 5,
+    freeSendsPerIp: 10,
+    freeSendsPerMinute: 200,
+    // About 0.8 s and 12 s of a phone-class CPU (Chromium at 4x throttling) at worst.
+    minWork: 20_000,
+    maxWork: 300_000,
+  },
   challengeSeconds: 600,
   biometricAttempts: { max: 5, windowSeconds: 900 },
   maxJsonBytes: 8 * 1024,
@@ -148,7 +191,7 @@ export interface VerifyHandlerOptions {
   getFallbackEmail?(userId: string | null, request: Request): Awaitable<string | null>;
   /** Digits in a code, as the service is set to send; told to the widget. Unset, the widget is told the length of the last code the service accepted. */
   codeLength?: number | null;
-  limits?: Partial<Limits>;
+  limits?: Partial<Omit<Limits, 'friction'>> & { friction?: Partial<Friction> };
   /** At least 32 bytes, shared with the code that calls `verifyReceipt`. */
   receiptSecret: string;
   receiptSeconds?: number;
@@ -161,6 +204,12 @@ export interface VerifyHandlerOptions {
   onLowBalance?(balance: number): Awaitable<void>;
   /** Told once a window when codes to one country or range pass their alert (limits.sendsPerCountry, sendsPerPrefix). */
   onAbuse?(event: AbuseEvent): Awaitable<void>;
+  /**
+   * The host's own human check (Cloudflare Turnstile, hCaptcha) in place of the proof of work:
+   * whether a token the page got from it is good. The widget asks the page for one through its
+   * `verify-human-check` event.
+   */
+  verifyHumanCheck?(token: string, request: Request): Awaitable<boolean>;
   /** Origins allowed to call; the handler's own host by default. */
   allowedOrigins?: string[];
   /** A header every call must carry, such as `x-csrf-token` checked by the host's own middleware. */
@@ -224,7 +273,7 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
     fetch: options.fetch ?? runtime.fetch,
     crypto: runtime.crypto ?? webKeyedCrypto,
     basePath: (options.basePath ?? '').replace(/\/+$/, ''),
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    limits: { ...DEFAULT_LIMITS, ...options.limits, friction: { ...DEFAULT_LIMITS.friction, ...options.limits?.friction } },
     store: resolveStore(options),
     allowedChannels,
     allowedCountries,

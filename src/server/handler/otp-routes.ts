@@ -9,6 +9,8 @@ import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, savePending } from './pending.js';
 import { countDestination } from './destinations.js';
+import { requireProof } from './friction.js';
+import { GuessBudget, SITE_SENDS, sendPressure } from './pressure.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
 import type { Window } from './options.js';
@@ -79,13 +81,18 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const spent: string[] = [];
   try {
     const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
-    spent.push(await withinWindow(ctx, `sends:session:${session}`, limits.sendsPerSession, TOO_MANY));
-    if (ip) spent.push(await withinWindow(ctx, `sends:ip:${ip}`, limits.sendsPerIp, TOO_MANY));
+    const [sessionKey, ipKey] = [`sends:session:${session}`, ip && `sends:ip:${ip}`];
+    // Under pressure, proof first: a request refused for want of it has spent nothing.
+    const pressure = await sendPressure(ctx, new GuessBudget(ctx, identifier, id, network), { session: sessionKey, identifier: `sends:id:${id}`, ip: ipKey }, `send:${session}:${id}`);
+    await requireProof(ctx, body, pressure);
+    spent.push(await withinWindow(ctx, sessionKey, limits.sendsPerSession, TOO_MANY));
+    if (ipKey) spent.push(await withinWindow(ctx, ipKey, limits.sendsPerIp, TOO_MANY));
     spent.push(await withinWindow(ctx, `sends:id:${id}:${session}`, limits.sendsPerIdentifier, TOO_MANY));
     // A network's share of the number's sends, before the ceiling over all: one place cannot fill it.
     if (network) spent.push(await withinWindow(ctx, `sends:id:${id}:net:${network}`, limits.sendsPerIdentifierPerNetwork, TOO_MANY));
     spent.push(await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifierAllCallers, TOO_MANY));
     if (method !== 'email') spent.push(...(await countDestination(ctx, identifier)));
+    spent.push(await withinWindow(ctx, SITE_SENDS, { max: Infinity, windowSeconds: 60 }, TOO_MANY));
   } catch (error) {
     // Refused by a cap: the cooldown just claimed stands for no send.
     await store.delete(cooldownKey);
@@ -121,14 +128,14 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
       ]);
       throw fromServiceError(error);
     }
-    await store.delete(`attempts:${id}`);
+    await store.delete(`attempts:${session}:${id}`);
     // The widget offers to enter a code that arrives, and tells when another may be asked for.
     const mapped = fromServiceError(error);
     const left = Math.max(0, Math.ceil(limits.resendCooldownSeconds - (Date.now() - startedAt) / 1000));
     throw new HandlerError(mapped.code, mapped.message, { ...mapped.extra, maybeSent: true, retryAfter: left });
   }
-  // A new code opens a new challenge: the wrong-code count starts again.
-  await store.delete(`attempts:${id}`);
+  // A new code opens a new challenge: this session's count for it starts again (the number's budget does not).
+  await store.delete(`attempts:${session}:${id}`);
   return json(sendAnswer(deps, method, identifier, limits.resendCooldownSeconds, false));
 }
 
@@ -153,28 +160,41 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   // for an expired code, so it tells nothing about other people's codes.
   const challenge = `challenge:${session}:${id}`;
   if ((await store.get(challenge)) === null) fail('code_expired', 'This code has expired. Please request a new one.');
-  // Counted before asking the service, so parallel guesses cannot slip past the cap.
-  const { count } = await store.increment(`attempts:${id}`, limits.challengeSeconds);
+  const attempts = `attempts:${session}:${id}`;
+  const budget = new GuessBudget(ctx, identifier, id, await ctx.wideNetworkKey());
+  await requireProof(ctx, body, await budget.verifyPressure(`verify:${session}:${id}`, attempts));
+  // Counted before asking the service, so parallel guesses cannot slip past the caps: this code's, then the number's.
+  const { count } = await store.increment(attempts, limits.challengeSeconds);
   const attemptsLeft = Math.max(0, limits.maxWrongCodes - count);
   if (count > limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
+  await budget.spend().catch(async (error) => {
+    await store.decrement(attempts);
+    throw error;
+  });
 
   try {
     await deps.service.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
   } catch (error) {
     const code = error instanceof ServiceError ? error.code : null;
     if (code === 'wrong_code') {
+      await budget.wrong();
       if (attemptsLeft === 0) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft });
       fail('wrong_code', 'That code is not right.', { attemptsLeft });
     }
+    await budget.giveBack();
     if (code === 'code_expired' || code === 'too_many_attempts') await store.delete(challenge);
     // Only a wrong code spends an attempt: a fault (the service's, or the caller gone) costs the person a retry, no more.
-    else await store.decrement(`attempts:${id}`);
+    else await store.decrement(attempts);
     throw error instanceof ServiceError ? fromServiceError(error) : error;
   }
   // Using the challenge up is the one atomic step: of concurrent right answers, one gets a receipt,
-  // even from a service that would accept a code twice.
-  if ((await store.take(challenge)) === null) fail('code_expired', 'This code has expired. Please request a new one.');
-  await store.delete(`attempts:${id}`);
+  // even from a service that would accept a code twice. At once, before a concurrent loser's
+  // "already used" from the service deletes it.
+  const taken = await store.take(challenge);
+  // Only wrong codes count against the number.
+  await budget.giveBack();
+  if (taken === null) fail('code_expired', 'This code has expired. Please request a new one.');
+  await store.delete(attempts);
   await clearPending(ctx, session);
   deps.learnCodeLength(otp.length);
   const user = await ctx.user();

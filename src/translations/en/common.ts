@@ -18,6 +18,10 @@ export const common = {
   error_unauthorized: 'Your session has ended. Reload the page to continue.',
   error_forbidden: 'This page isn’t allowed to verify you.',
   error_upstream_unavailable: 'We couldn’t reach the verification service. Please try again.',
+  error_challenge_required: 'We couldn’t check your browser. Please try again.',
+  error_try_another_channel: 'For your safety, codes to this number or email are paused after many wrong tries. Please get a code another way.',
+  /** Shown while a proof of work the handler asked for takes over a second. */
+  checkingBrowser: 'Checking your browser… {time}',
 };
 
 export type CommonStrings = typeof common;

@@ -23,7 +23,7 @@ describe('the types and editor data a project gets from the installed tarball', 
 
   it('install only what the widgets need: the server\'s and emulator\'s libraries are inside their builds', () => {
     assert.deepEqual(Object.keys(read('package.json').dependencies).sort(), ['@lit/react', 'lit']);
-    for (const library of ['jose', 'libphonenumber-js', 'pngjs', 'jpeg-js', 'ssim.js', 'fft.js']) {
+    for (const library of ['jose', 'libphonenumber-js', 'altcha-lib', 'pngjs', 'jpeg-js', 'ssim.js', 'fft.js']) {
       assert.equal(existsSync(join(app.dir, 'node_modules', library)), false, `${library} is not installed`);
       assert.match(readFileSync(join(installed, 'dist/THIRD-PARTY-LICENSES.txt'), 'utf8'), new RegExp(`^Name: ${library.replace('.', '\\.')}$`, 'm'));
     }

@@ -37,7 +37,8 @@ function renderedParts(files: string[]): Set<string> {
 
 const BASE = ['src/internal/verify-element.ts', 'src/internal/host-api.ts'];
 const COMPONENTS = {
-  'otp-verify': { files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/otp-verify.templates.ts', ...BASE], flow: 'src/otp-verify/otp-verify.flow.ts' },
+  // The request controller asks the page for a human check only where the protocol has friction: send-otp and verify-otp.
+  'otp-verify': { files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/otp-verify.templates.ts', 'src/internal/request-controller.ts', ...BASE], flow: 'src/otp-verify/otp-verify.flow.ts' },
   'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/internal/biometric-element.ts', ...BASE], flow: 'src/face-verify/face-verify.flow.ts' },
   'voice-verify': { files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/voice-verify.templates.ts', 'src/internal/biometric-element.ts', ...BASE], flow: 'src/voice-verify/voice-verify.flow.ts' },
 };

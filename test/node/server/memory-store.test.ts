@@ -41,7 +41,8 @@ describe('MemoryStore is bounded', () => {
         const { status } = await t.call('send-otp', { method: 'sms', phone: `+9665012${String(i).padStart(5, '0')}` }, { session: `flood${i}` });
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
-      assert.equal(statuses.get(429)! > 2900, true, JSON.stringify([...statuses]));
+      // Refused for the address's cap (429), or first asked for a proof of work (428), which stores nothing.
+      assert.equal((statuses.get(429) ?? 0) + (statuses.get(428) ?? 0) > 2900, true, JSON.stringify([...statuses]));
       // Unbounded, each refused session leaves its counter: 3,026 entries here.
       assert.ok(store.size <= 500, `entries: ${store.size}`);
     } finally {

@@ -1,0 +1,190 @@
+/**
+ * Issue 32, items 2, 3 and 6: a number's guess budget that no number of sessions multiplies, and
+ * friction (a proof of work, or the host's human check) before it is spent. The attacker has
+ * unlimited free sessions on many networks and a native solver; the owner comes from another
+ * network. Real handler and emulator, on the MemoryStore and on two instances sharing Redis.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { codeSentTo } from './handler-setup.js';
+import { storeBackends } from './backends.js';
+
+const backends = storeBackends();
+const VICTIM = '+966501230001';
+const OWNER = { session: 'owner', headers: { 'x-test-ip': '10.7.7.7' } };
+
+type Handler = Awaited<ReturnType<ReturnType<typeof storeBackends>[number][1]>>;
+type Options = Parameters<Handler['call']>[2];
+
+/** What solving costs the caller: CPU time and hashes (the challenge's counter). */
+interface Work {
+  cpuMs: number;
+  hashes: number;
+  proofs: number;
+}
+
+/** Calls a route, solving each challenge asked for with a native solver when `solve` is set. */
+async function call(t: Handler, route: string, body: Record<string, unknown>, options: Options, work?: Work) {
+  for (;;) {
+    const answer = await t.call(route, body, options);
+    if (answer.status !== 428 || !work) return answer;
+    const challenge = answer.json.error.challenge;
+    const start = process.cpuUsage();
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const used = process.cpuUsage(start);
+    work.cpuMs += (used.user + used.system) / 1000;
+    work.hashes += solution!.counter;
+    work.proofs++;
+    body = { ...body, altcha: btoa(JSON.stringify({ challenge, solution })) };
+  }
+}
+
+/** A code that is not the one sent. */
+const wrongFor = (code: string) => code.replace(/./g, (digit) => String((Number(digit) + 1) % 10));
+
+/**
+ * The attacker: a fresh session on a fresh network for every code, as many as it takes, each
+ * guessing until refused. Answers the wrong codes the service was asked to check.
+ */
+async function attack(t: Handler, work?: Work, rounds = 40) {
+  let refusals: Record<string, number> = {};
+  for (let i = 0; i < rounds; i++) {
+    const as = { session: `eve${i}`, headers: { 'x-test-ip': `203.0.${i}.9` } };
+    const sent = await call(t, 'send-otp', { method: 'sms', phone: VICTIM }, as, work);
+    if (sent.status !== 200) {
+      refusals[sent.json.error.code] = (refusals[sent.json.error.code] ?? 0) + 1;
+      continue;
+    }
+    const code = wrongFor(t.emu.state.outbox.list(VICTIM)[0]!.code);
+    for (;;) {
+      const guess = await call(t, 'verify-otp', { phone: VICTIM, otp: code }, as, work);
+      if (guess.status !== 422) {
+        refusals[guess.json.error.code] = (refusals[guess.json.error.code] ?? 0) + 1;
+        break;
+      }
+    }
+  }
+  return refusals;
+}
+
+const checked = (t: Handler) => t.upstream.filter((u) => u.path === '/api/v2/verify-otp').length;
+
+for (const [backend, open] of backends) {
+  describe(`a number's guess budget (${backend})`, () => {
+    it('without a proof of work, unlimited sessions on many networks get at most the free allowance: 10 wrong codes an hour', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 0 } }, { maxAttempts: 100 });
+      try {
+        const refusals = await attack(t);
+        assert.equal(checked(t), 10, JSON.stringify(refusals));
+        assert.ok(refusals.challenge_required! > 0);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('solving every proof of work, the attacker gets 25 wrong codes checked in the hour and no more; the owner is offered email at once, and verifies by it', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 0 } }, { maxAttempts: 100 });
+      try {
+        const work: Work = { cpuMs: 0, hashes: 0, proofs: 0 };
+        const refusals = await attack(t, work);
+        console.log(`attacker: ${checked(t)} wrong codes checked, ${work.proofs} proofs of work, ${work.hashes} hashes, ${Math.round(work.cpuMs)} ms of CPU; refused: ${JSON.stringify(refusals)}`);
+        assert.equal(checked(t), 25);
+        assert.ok(refusals.try_another_channel! > 0);
+
+        // The owner, from another network: no hour's wait, another channel offered at once.
+        const bySms = await t.call('send-otp', { method: 'sms', phone: VICTIM }, OWNER);
+        assert.deepEqual([bySms.status, bySms.json.error.code, bySms.json.error.fallback, bySms.json.error.retryAfter], [429, 'try_another_channel', 'email', undefined]);
+        const email = 'owner@example.com';
+        assert.equal((await t.call('send-otp', { method: 'email', email }, OWNER)).status, 200);
+        const verified = await t.call('verify-otp', { email, otp: await codeSentTo(t.emu, email) }, OWNER);
+        assert.equal(verified.status, 200, JSON.stringify(verified.json));
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('under pressure short of the cap, the owner gets a code and verifies, paying at most two of the hardest proofs', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 0 } }, { maxAttempts: 100 });
+      try {
+        await attack(t, { cpuMs: 0, hashes: 0, proofs: 0 }, 4);
+        assert.ok(checked(t) > 10 && checked(t) < 25, `${checked(t)} wrong codes checked`);
+        const owner: Work = { cpuMs: 0, hashes: 0, proofs: 0 };
+        assert.equal((await call(t, 'send-otp', { method: 'sms', phone: VICTIM }, OWNER, owner)).status, 200);
+        const verified = await call(t, 'verify-otp', { phone: VICTIM, otp: t.emu.state.outbox.list(VICTIM)[0]!.code }, OWNER, owner);
+        assert.equal(verified.status, 200, JSON.stringify(verified.json));
+        console.log(`owner under pressure: ${owner.proofs} proofs, ${owner.hashes} hashes`);
+        assert.ok(owner.proofs <= 2 && owner.hashes <= 2 * 300_000);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('the day has its own cap, and forty concurrent guesses at the edge of the budget check no more than it allows', async () => {
+      const t = await open(
+        { limits: { resendCooldownSeconds: 0, maxWrongCodes: 100, wrongCodesPerIdentifier: { max: 1000, windowSeconds: 3600 }, wrongCodesPerIdentifierPerDay: { max: 12, windowSeconds: 86_400 }, friction: { freeWrongCodesPerIdentifier: Infinity, freeWrongCodesPerNetwork: Infinity } } },
+        { maxAttempts: 1000 },
+      );
+      try {
+        const as = { session: 'eve', headers: { 'x-test-ip': '203.0.113.9' } };
+        assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM }, as)).status, 200);
+        const wrong = wrongFor(await codeSentTo(t.emu, VICTIM));
+        const answers = await Promise.all(Array.from({ length: 40 }, () => t.call('verify-otp', { phone: VICTIM, otp: wrong }, as)));
+        const codes = answers.map((a) => a.json.error.code);
+        assert.equal(codes.filter((c) => c === 'wrong_code').length, 12);
+        assert.equal(codes.filter((c) => c === 'try_another_channel').length, 28);
+        assert.equal(checked(t), 12);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
+
+describe('proofs of work and human checks', () => {
+  const [, open] = backends[0]!;
+  const pressed = { limits: { resendCooldownSeconds: 0, friction: { freeSendsPerIdentifier: 0 } } };
+
+  it('a solution is good for one request, for the request it was asked for, at the level asked', async () => {
+    const t = await open(pressed);
+    try {
+      const first = await t.call('send-otp', { method: 'sms', phone: VICTIM }, OWNER);
+      assert.equal(first.status, 428);
+      const { challenge } = first.json.error;
+      assert.equal(challenge.parameters.algorithm, 'SHA-256');
+      const solution = await solveChallenge({ challenge, deriveKey });
+      const altcha = btoa(JSON.stringify({ challenge, solution }));
+      // For another number, or for another session: asked again, nothing sent.
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: '+966501230002', altcha }, OWNER)).status, 428);
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha }, { ...OWNER, session: 'other' })).status, 428);
+      // A forged level, or a forged key: refused by the signature.
+      const forged = { ...challenge, parameters: { ...challenge.parameters, data: { ...challenge.parameters.data, level: 99 } } };
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: btoa(JSON.stringify({ challenge: forged, solution })) }, OWNER)).status, 428);
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: btoa(JSON.stringify({ challenge, solution: { ...solution, derivedKey: '00'.repeat(32) } })) }, OWNER)).status, 428);
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: 'not base64 json' }, OWNER)).status, 428);
+      assert.equal(t.calls('send-otp'), 0);
+      // The real one, once.
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha }, OWNER)).status, 200);
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha }, OWNER)).status, 428);
+      assert.equal(t.calls('send-otp'), 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a host’s own human check takes the place of the proof of work: asked for, checked by the host, used once', async () => {
+    const tokens: string[] = [];
+    const t = await open({ ...pressed, verifyHumanCheck: (token: string) => (tokens.push(token), token.startsWith('good')) });
+    try {
+      const asked = await t.call('send-otp', { method: 'email', email: 'person@example.com' }, OWNER);
+      assert.deepEqual([asked.status, asked.json.error.code, asked.json.error.humanCheck, asked.json.error.challenge], [428, 'challenge_required', true, undefined]);
+      assert.equal((await t.call('send-otp', { method: 'email', email: 'person@example.com', humanCheck: 'bad' }, OWNER)).status, 428);
+      assert.equal((await t.call('send-otp', { method: 'email', email: 'person@example.com', humanCheck: 'good-1' }, OWNER)).status, 200);
+      assert.equal((await t.call('send-otp', { method: 'email', email: 'person@example.com', humanCheck: 'good-1' }, { ...OWNER, session: 'replay' })).status, 428);
+      assert.deepEqual(tokens, ['bad', 'good-1', 'good-1']);
+    } finally {
+      await t.close();
+    }
+  });
+});
