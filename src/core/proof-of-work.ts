@@ -30,9 +30,9 @@ function startsWith(digest: Uint8Array, prefix: Uint8Array): boolean {
 
 /**
  * Solves the challenge, answering the payload the handler reads (base64 JSON, as ALTCHA's widget
- * submits it). Rejects with the signal's reason when aborted; `progress` hears the counters tried.
+ * submits it). Rejects with the signal's reason when aborted.
  */
-export async function solveChallenge(challenge: AltchaChallenge, signal: AbortSignal, progress?: (tried: number) => void): Promise<string> {
+export async function solveChallenge(challenge: AltchaChallenge, signal: AbortSignal): Promise<string> {
   const { algorithm, nonce, salt, keyPrefix } = challenge.parameters;
   if (algorithm !== 'SHA-256' || keyPrefix.length % 2 !== 0) throw new TypeError(`Unsupported challenge: ${algorithm}`);
   const [saltBytes, nonceBytes, prefix] = [bytesOf(salt), bytesOf(nonce), bytesOf(keyPrefix)];
@@ -59,7 +59,6 @@ export async function solveChallenge(challenge: AltchaChallenge, signal: AbortSi
       const solution = { counter: start + found, derivedKey: hexOf(new Uint8Array(digests[found]!)) };
       return btoa(JSON.stringify({ challenge, solution }));
     }
-    progress?.(start + BATCH);
   }
   throw new Error('The challenge has no solution');
 }

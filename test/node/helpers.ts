@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import jpeg from 'jpeg-js';
 import { decodeWav, encodeWav, toMono } from '../../src/core/wav.js';
+import { solveChallenge, type Challenge, type Solution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
 
 export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
 export const KEY = 'test-key';
@@ -118,4 +120,13 @@ export async function until(what: string, check: () => boolean | Promise<boolean
     await new Promise((done) => setTimeout(done, everyMs));
   }
   return performance.now() - start;
+}
+
+/** The `altcha` field of a request, as the widget sends it: base64 JSON of the challenge and a solution. */
+export const altchaPayload = (challenge: unknown, solution: unknown) => btoa(JSON.stringify({ challenge, solution }));
+
+/** A challenge the handler asked for, solved natively (altcha-lib), as a crowd's scripts would: the solution and the field. */
+export async function solveNatively(challenge: Challenge): Promise<{ solution: Solution; altcha: string }> {
+  const solution = (await solveChallenge({ challenge, deriveKey }))!;
+  return { solution, altcha: altchaPayload(challenge, solution) };
 }

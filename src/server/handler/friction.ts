@@ -25,7 +25,7 @@ export function excess(count: number, free: number, step: number): number {
 }
 
 /** The counters tried at most for a level: doubling from `minWork`, up to `maxWork`. */
-export function workFor(ctx: RequestContext, level: number): number {
+function workFor(ctx: RequestContext, level: number): number {
   const { minWork, maxWork } = ctx.options.limits.friction;
   return Math.min(maxWork, minWork * 2 ** (level - 1));
 }

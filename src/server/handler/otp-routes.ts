@@ -10,7 +10,7 @@ import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, savePending } from './pending.js';
 import { countDestination } from './destinations.js';
 import { requireProof } from './friction.js';
-import { GuessBudget, SITE_SENDS, sendPressure } from './pressure.js';
+import { GuessBudget, SITE_SENDS } from './pressure.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
 import type { Window } from './options.js';
@@ -83,8 +83,8 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
     const [sessionKey, ipKey] = [`sends:session:${session}`, ip && `sends:ip:${ip}`];
     // Under pressure, proof first: a request refused for want of it has spent nothing.
-    const pressure = await sendPressure(ctx, new GuessBudget(ctx, identifier, id, network), { session: sessionKey, identifier: `sends:id:${id}`, ip: ipKey }, `send:${session}:${id}`);
-    await requireProof(ctx, body, pressure);
+    const budget = new GuessBudget(ctx, identifier, id, network);
+    await requireProof(ctx, body, await budget.sendPressure({ session: sessionKey, identifier: `sends:id:${id}`, ip: ipKey }, `send:${session}:${id}`));
     spent.push(await withinWindow(ctx, sessionKey, limits.sendsPerSession, TOO_MANY));
     if (ipKey) spent.push(await withinWindow(ctx, ipKey, limits.sendsPerIp, TOO_MANY));
     spent.push(await withinWindow(ctx, `sends:id:${id}:${session}`, limits.sendsPerIdentifier, TOO_MANY));

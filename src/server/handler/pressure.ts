@@ -9,21 +9,9 @@ import type { RequestContext } from './context.js';
 import { HandlerError } from './errors.js';
 import { excess, type Pressure } from './friction.js';
 
-const count = (value: string | null) => Number(value) || 0;
-
 /** The store keys of one identifier's guesses, its network's and the site's. */
 function guessKeys(id: string, network: string | null) {
   return { hour: `guesses:${id}`, day: `guesses:day:${id}`, network: network && `guesses:net:${network}`, site: 'guesses:site' };
-}
-
-/**
- * The answer when the number's budget is spent: the fallback channel at once, when it reaches the
- * person by another identifier (email for a phone, a phone for an email), and no wait to sit out.
- */
-export function anotherChannel(ctx: RequestContext, identifier: string): HandlerError {
-  const { fallbackChannel } = ctx.options;
-  const fallback: OtpChannel | undefined = fallbackChannel && (fallbackChannel === 'email') !== identifier.includes('@') ? fallbackChannel : undefined;
-  return new HandlerError('try_another_channel', 'Too many wrong codes were tried for this number or email. Please receive a code another way.', fallback ? { fallback } : {});
 }
 
 export class GuessBudget {
@@ -38,15 +26,27 @@ export class GuessBudget {
     this.#keys = guessKeys(id, network);
   }
 
-  refusal(): HandlerError {
-    return anotherChannel(this.ctx, this.identifier);
+  /**
+   * The answer when the budget is spent: the fallback channel at once, when it reaches the person
+   * by another identifier (email for a phone, a phone for an email), and no wait to sit out.
+   */
+  #refusal(): HandlerError {
+    const { fallbackChannel } = this.ctx.options;
+    const fallback: OtpChannel | undefined = fallbackChannel && (fallbackChannel === 'email') !== this.identifier.includes('@') ? fallbackChannel : undefined;
+    return new HandlerError('try_another_channel', 'Too many wrong codes were tried for this number or email. Please receive a code another way.', fallback ? { fallback } : {});
   }
 
-  /** Wrong codes checked for this identifier in the hour, and whether its hour or day is spent. */
-  async read(): Promise<{ hour: number; spent: boolean }> {
-    const { store, limits } = this.ctx.options;
-    const [hour, day] = (await Promise.all([store.get(this.#keys.hour), store.get(this.#keys.day)])).map(count) as [number, number];
-    return { hour, spent: hour >= limits.wrongCodesPerIdentifier.max || day >= limits.wrongCodesPerIdentifierPerDay.max };
+  /** A counter's count; 0 for a key that is absent, or none (no network known). */
+  async #count(key: string | null): Promise<number> {
+    return key ? Number(await this.ctx.options.store.get(key)) || 0 : 0;
+  }
+
+  /** Wrong codes checked for this identifier in the hour; throws when its hour or day is spent. */
+  async #guessesThisHour(): Promise<number> {
+    const { limits } = this.ctx.options;
+    const [hour, day] = await Promise.all([this.#count(this.#keys.hour), this.#count(this.#keys.day)]);
+    if (hour >= limits.wrongCodesPerIdentifier.max || day >= limits.wrongCodesPerIdentifierPerDay.max) throw this.#refusal();
+    return hour;
   }
 
   /**
@@ -54,16 +54,9 @@ export class GuessBudget {
    * codes on top once there is any, the network's and the site's. Throws when the budget is spent.
    */
   async verifyPressure(scope: string, sessionAttempts: string): Promise<Pressure> {
-    const { store, limits } = this.ctx.options;
-    const { friction } = limits;
+    const { friction } = this.ctx.options.limits;
     const { network, site } = this.#keys;
-    const [{ hour, spent }, fromNetwork, onSite, own] = await Promise.all([
-      this.read(),
-      network ? store.get(network).then(count) : 0,
-      store.get(site).then(count),
-      store.get(sessionAttempts).then(count),
-    ]);
-    if (spent) throw this.refusal();
+    const [hour, fromNetwork, onSite, own] = await Promise.all([this.#guessesThisHour(), this.#count(network), this.#count(site), this.#count(sessionAttempts)]);
     const level =
       excess(hour, friction.freeWrongCodesPerIdentifier, 3) + excess(fromNetwork, friction.freeWrongCodesPerNetwork, 10) + excess(onSite, friction.freeWrongCodesPerMinute, friction.freeWrongCodesPerMinute);
     // Whoever is guessing pays more with each wrong code of theirs.
@@ -79,7 +72,7 @@ export class GuessBudget {
     ]);
     if (hour.count > limits.wrongCodesPerIdentifier.max || day.count > limits.wrongCodesPerIdentifierPerDay.max) {
       await this.giveBack();
-      throw this.refusal();
+      throw this.#refusal();
     }
   }
 
@@ -89,38 +82,37 @@ export class GuessBudget {
     await Promise.all([store.decrement(this.#keys.hour), store.decrement(this.#keys.day)]);
   }
 
+  /**
+   * The pressure on a send: codes to this identifier over all callers past a share of its ceiling,
+   * the caller's address past half its cap, sends over the site in the last minute, and guesses at
+   * the identifier. Throws when its guess budget is spent: a code nobody may check is not worth paying for.
+   */
+  async sendPressure(keys: { session: string; identifier: string; ip: string | null }, scope: string): Promise<Pressure> {
+    const { limits } = this.ctx.options;
+    const { friction } = limits;
+    const [guesses, fromSession, toNumber, fromIp, onSite] = await Promise.all([
+      this.#guessesThisHour(),
+      this.#count(keys.session),
+      this.#count(keys.identifier),
+      this.#count(keys.ip),
+      this.#count(SITE_SENDS),
+    ]);
+    // A caller past its own caps is refused by them, at no cost to anyone: no work for a request that cannot pass.
+    if (fromSession >= limits.sendsPerSession.max || fromIp >= limits.sendsPerIp.max) return { level: 0, scope };
+    const level =
+      excess(toNumber, friction.freeSendsPerIdentifier, 2) +
+      excess(fromIp, friction.freeSendsPerIp, 5) +
+      excess(onSite, friction.freeSendsPerMinute, friction.freeSendsPerMinute) +
+      excess(guesses, friction.freeWrongCodesPerIdentifier, 3);
+    return { level, scope };
+  }
+
   /** A wrong code: the network's and the site's pressure grow (signals only, never a cap). */
   async wrong(): Promise<void> {
     const { store } = this.ctx.options;
     const { network, site } = this.#keys;
     await Promise.all([network ? store.increment(network, 3600) : null, store.increment(site, 60)]);
   }
-}
-
-/**
- * The pressure on a send: codes to this identifier over all callers past a share of its ceiling,
- * the caller's address past half its cap, sends over the site in the last minute, and guesses at
- * the identifier. Throws when its guess budget is spent: a code nobody may check is not worth paying for.
- */
-export async function sendPressure(ctx: RequestContext, budget: GuessBudget, keys: { session: string; identifier: string; ip: string | null }, scope: string): Promise<Pressure> {
-  const { store, limits } = ctx.options;
-  const { friction } = limits;
-  const [guesses, fromSession, toNumber, fromIp, onSite] = await Promise.all([
-    budget.read(),
-    store.get(keys.session).then(count),
-    store.get(keys.identifier).then(count),
-    keys.ip ? store.get(keys.ip).then(count) : 0,
-    store.get(SITE_SENDS).then(count),
-  ]);
-  if (guesses.spent) throw budget.refusal();
-  // A caller past its own caps is refused by them, at no cost to anyone: no work for a request that cannot pass.
-  if (fromSession >= limits.sendsPerSession.max || fromIp >= limits.sendsPerIp.max) return { level: 0, scope };
-  const level =
-    excess(toNumber, friction.freeSendsPerIdentifier, 2) +
-    excess(fromIp, friction.freeSendsPerIp, 5) +
-    excess(onSite, friction.freeSendsPerMinute, friction.freeSendsPerMinute) +
-    excess(guesses.hour, friction.freeWrongCodesPerIdentifier, 3);
-  return { level, scope };
 }
 
 /** Sends over the whole site in the current minute. */

@@ -19,6 +19,7 @@ export interface VerifyStore {
   set(key: string, seconds: number, value: string): Promise<void>;
   /** Subtracts 1 from a live counter, keeping its window: a request that turned out to cost nothing. */
   decrement(key: string): Promise<void>;
+  /** A value set or claimed, or a counter's count as a decimal string; null when absent. */
   get(key: string): Promise<string | null>;
   /** Reads and deletes `key` in one step: of several concurrent calls, one gets the value. */
   take(key: string): Promise<string | null>;

@@ -7,12 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Page } from 'puppeteer-core';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { openBrowser, untilStep } from '../e2e/demo-browser.js';
-import { latestCode } from '../helpers.js';
+import { latestCode, solveNatively } from '../helpers.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -144,9 +142,7 @@ export async function roundRobinFlow(fleet: AppInstance[], emulatorOrigin: strin
     const response = await next().call(route, body);
     const json = await response.json();
     if (response.status !== 428) return { status: response.status, json };
-    const { challenge } = json.error;
-    const solution = await solveChallenge({ challenge, deriveKey });
-    return call(route, { ...body, altcha: btoa(JSON.stringify({ challenge, solution })) });
+    return call(route, { ...body, altcha: (await solveNatively(json.error.challenge)).altcha });
   };
   const sent = await call('send-otp', { method: 'sms', phone, lang: 'en' });
   assert.equal(sent.status, 200, JSON.stringify(sent.json));

@@ -6,10 +6,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { codeSentTo } from './handler-setup.js';
 import { storeBackends } from './backends.js';
+import { altchaPayload, solveNatively } from '../helpers.js';
 
 const backends = storeBackends();
 const VICTIM = '+966501230001';
@@ -32,12 +31,12 @@ async function call(t: Handler, route: string, body: Record<string, unknown>, op
     if (answer.status !== 428 || !work) return answer;
     const challenge = answer.json.error.challenge;
     const start = process.cpuUsage();
-    const solution = await solveChallenge({ challenge, deriveKey });
+    const { solution, altcha } = await solveNatively(challenge);
     const used = process.cpuUsage(start);
     work.cpuMs += (used.user + used.system) / 1000;
-    work.hashes += solution!.counter;
+    work.hashes += solution.counter;
     work.proofs++;
-    body = { ...body, altcha: btoa(JSON.stringify({ challenge, solution })) };
+    body = { ...body, altcha };
   }
 }
 
@@ -153,15 +152,14 @@ describe('proofs of work and human checks', () => {
       assert.equal(first.status, 428);
       const { challenge } = first.json.error;
       assert.equal(challenge.parameters.algorithm, 'SHA-256');
-      const solution = await solveChallenge({ challenge, deriveKey });
-      const altcha = btoa(JSON.stringify({ challenge, solution }));
+      const { solution, altcha } = await solveNatively(challenge);
       // For another number, or for another session: asked again, nothing sent.
       assert.equal((await t.call('send-otp', { method: 'sms', phone: '+966501230002', altcha }, OWNER)).status, 428);
       assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha }, { ...OWNER, session: 'other' })).status, 428);
       // A forged level, or a forged key: refused by the signature.
       const forged = { ...challenge, parameters: { ...challenge.parameters, data: { ...challenge.parameters.data, level: 99 } } };
-      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: btoa(JSON.stringify({ challenge: forged, solution })) }, OWNER)).status, 428);
-      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: btoa(JSON.stringify({ challenge, solution: { ...solution, derivedKey: '00'.repeat(32) } })) }, OWNER)).status, 428);
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: altchaPayload(forged, solution) }, OWNER)).status, 428);
+      assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: altchaPayload(challenge, { ...solution, derivedKey: '00'.repeat(32) }) }, OWNER)).status, 428);
       assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM, altcha: 'not base64 json' }, OWNER)).status, 428);
       assert.equal(t.calls('send-otp'), 0);
       // The real one, once.

@@ -13,12 +13,16 @@ import { ORIGIN, SECRET } from './handler-setup.js';
 /** The contract of a VerifyStore, on stores made by `make` (a fresh key space each). */
 export function storeContract(name: string, make: () => VerifyStore): void {
   describe(`${name}: the store contract`, () => {
-    it('counts within a window and reports its seconds left', async () => {
+    it('counts within a window, reports its seconds left, and reads a count back with get', async () => {
       const store = make();
       assert.deepEqual(await store.increment('c', 60), { count: 1, ttl: 60 });
       const second = await store.increment('c', 60);
       assert.equal(second.count, 2);
       assert.ok(second.ttl > 0 && second.ttl <= 60);
+      // The handler reads pressure (a number's wrong codes, an address's sends) without counting.
+      assert.equal(await store.get('c'), '2');
+      await store.decrement('c');
+      assert.equal(await store.get('c'), '1');
     });
 
     it('claims a key once, and tells how long it still lives', async () => {
