@@ -33,6 +33,8 @@ export async function startUpstashGateway(redisPort: number, token = 'test-token
   const redis = new Redis({ port: redisPort, host: '127.0.0.1', ...REDIS_CLIENT_OPTIONS });
   // A stopped Redis is what some tests are about; its refusals are answered, not logged.
   redis.on('error', () => {});
+  // Without an offline queue, a command before the connection is up fails: the gateway opens ready.
+  await once(redis, 'ready');
   const commands: string[] = [];
   let requests = 0;
 
