@@ -39,6 +39,7 @@ export default [
       'server/node': 'src/server/node.ts',
       'emulator/index': 'src/emulator/index.ts',
       'emulator/cli': 'src/emulator/cli.ts',
+      'service/cli': 'src/service/cli.ts',
     },
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'internal/[name]-[hash].js' },
     external,

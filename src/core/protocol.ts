@@ -20,6 +20,10 @@ export const ERROR_CODES = [
   'upstream_unavailable',
   'challenge_required',
   'try_another_channel',
+  // The session token of the stand-alone service (DESIGN §3a): absent, past its expiry, or not one the site signed.
+  'token_missing',
+  'token_expired',
+  'token_invalid',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

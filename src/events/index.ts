@@ -6,6 +6,7 @@ export { VerifyErrorEvent, type VerifyErrorDetail } from './error.js';
 export { VerifyRequestEvent, type VerifyRequestDetail } from './request.js';
 export { VerifyEnrolledEvent, type VerifyEnrolledDetail } from './enrolled.js';
 export { VerifyHumanCheckEvent } from './human-check.js';
+export { VerifySessionTokenEvent } from './session-token.js';
 export type { VerifyMetrics, CodeEntry } from './metrics.js';
 
 import type { VerifyStepChangeEvent } from './step-change.js';
@@ -16,6 +17,7 @@ import type { VerifyErrorEvent } from './error.js';
 import type { VerifyRequestEvent } from './request.js';
 import type { VerifyEnrolledEvent } from './enrolled.js';
 import type { VerifyHumanCheckEvent } from './human-check.js';
+import type { VerifySessionTokenEvent } from './session-token.js';
 
 declare global {
   interface GlobalEventHandlersEventMap {
@@ -27,5 +29,6 @@ declare global {
     'verify-request': VerifyRequestEvent;
     'verify-enrolled': VerifyEnrolledEvent;
     'verify-human-check': VerifyHumanCheckEvent;
+    'verify-session-token': VerifySessionTokenEvent;
   }
 }

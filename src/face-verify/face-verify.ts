@@ -24,6 +24,7 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @fires verify-failure - The face did not match: `{code, message, attemptsLeft, metrics}`.
  * @fires verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
  *
  * @csspart base - The whole widget.
  * @csspart heading - Each step's heading.

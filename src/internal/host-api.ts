@@ -3,6 +3,7 @@
  * service shapes (DESIGN §2), which a host in another language may forward, are read too.
  */
 import { VerifyRequestEvent } from '../events/request.js';
+import { VerifySessionTokenEvent } from '../events/session-token.js';
 import { deadline } from '../core/deadline.js';
 import type { AltchaChallenge } from '../core/proof-of-work.js';
 import { isErrorCode, OTP_CHANNELS, type OtpChannel, type ErrorBody, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
@@ -19,6 +20,25 @@ export class HostError extends Error {
 }
 
 type Body = Record<string, unknown> | undefined;
+
+/** The stand-alone service's session token, or a function that returns a fresh one for each call. */
+export type SessionToken = string | (() => string | Promise<string>) | null;
+/** What a call needs of its widget: the events go to it, the token comes from it. */
+export type Caller = HTMLElement & { sessionToken?: SessionToken };
+
+export const isTokenRefusal = (error: unknown): error is HostError & { code: 'token_missing' | 'token_expired' | 'token_invalid' } =>
+  error instanceof HostError && (error.code === 'token_missing' || error.code === 'token_expired' || error.code === 'token_invalid');
+
+/**
+ * A fresh session token after the service refused one: the page's answer to `verify-session-token`,
+ * else a token function's next value; null when neither gives one.
+ */
+export async function freshSessionToken(element: Caller, reason: VerifySessionTokenEvent['detail']['reason'], signal: AbortSignal): Promise<string | null> {
+  const event = new VerifySessionTokenEvent({ reason, signal });
+  element.dispatchEvent(event);
+  const token = event.token ? await event.token : typeof element.sessionToken === 'function' ? await element.sessionToken() : null;
+  return typeof token === 'string' && token ? token : null;
+}
 /** A successful answer's body, before it is read as its route's response type. */
 type Answer = object;
 
@@ -60,17 +80,22 @@ export function readAnswer(status: number, body: Body, retryAfterHeader: string 
  * `timeoutMs`: past it the call fails as `upstream_unavailable`, which every widget can retry.
  */
 export async function callHost<R extends Route>(
-  element: HTMLElement,
+  element: Caller,
   endpoint: string,
   route: R,
   body: Routes[R]['request'],
   signal: AbortSignal,
   timeoutMs: number,
+  /** A token to send in place of the element's (a fresh one the page just gave). */
+  freshToken?: string,
 ): Promise<Routes[R]['response']> {
   const url = `${endpoint.replace(/\/+$/, '')}/${route}`;
   const method = body === undefined ? 'GET' : 'POST';
   const headers = new Headers({ accept: 'application/json' });
   if (method === 'POST') headers.set('content-type', 'application/json');
+  // In a header, never in the URL, where logs and referrers would keep it.
+  const token = freshToken ?? (typeof element.sessionToken === 'function' ? await element.sessionToken() : element.sessionToken);
+  if (token) headers.set('authorization', `Bearer ${token}`);
   const call = deadline(timeoutMs, signal);
   const event = new VerifyRequestEvent({ route, url, method, body, headers, signal: call.signal });
   const proceed = element.dispatchEvent(event);

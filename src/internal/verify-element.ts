@@ -9,7 +9,7 @@ import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
 import { VerifySuccessEvent, type VerifySuccessDetail } from '../events/success.js';
-import { HostError } from './host-api.js';
+import { HostError, type SessionToken } from './host-api.js';
 import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
 import { directionOf, format, formatSeconds, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
@@ -41,6 +41,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   static formAssociated = true;
   static override properties: PropertyDeclarations = {
     endpoint: {},
+    sessionToken: { attribute: 'session-token' },
     requestTimeout: { attribute: 'request-timeout', type: Number },
     strings: { attribute: false },
     required: { type: Boolean, reflect: true },
@@ -50,6 +51,12 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
 
   /** Base URL of the host handler. */
   endpoint = '/api/verify';
+  /**
+   * The session token the site's back end minted, for the stand-alone service (sent as
+   * `Authorization: Bearer`, never in a URL), or a function that returns a fresh one for each call.
+   * Refused, the widget asks the page for another once through `verify-session-token`.
+   */
+  sessionToken: SessionToken = null;
   /**
    * Milliseconds a call to the host handler may take, answer included, before the widget gives up
    * and offers to try again; a little above the handler's own 10 s limit on the service.

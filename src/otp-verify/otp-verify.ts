@@ -26,6 +26,7 @@ import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
  * @fires verify-failure - A wrong, expired or exhausted code: `{code, message, attemptsLeft, metrics}`.
  * @fires verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
  * @fires verify-human-check - The handler asks for the host's own human check: call `respondWith(token)` during the event.
  *
  * @slot code - The code input; the element adds one, when the code step first appears, if the page gives none (so server-rendered markup is unchanged until then). It stays in the light DOM, where autofill can see it.
@@ -83,7 +84,6 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   country = '';
   /** Countries offered, space-separated; narrowed further by the host handler's config. */
   countries = '';
-
   /** @internal */
   readonly contactForm = new ContactForm(this, { submit: (contact) => this.flow.send({ type: 'send', contact }), invalid: (message) => this.announce(message) });
   /** @internal */

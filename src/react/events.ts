@@ -7,6 +7,7 @@ import type {
   VerifyFailureEvent,
   VerifyHumanCheckEvent,
   VerifyRequestEvent,
+  VerifySessionTokenEvent,
   VerifyStepChangeEvent,
   VerifySuccessEvent,
 } from '../events/index.js';
@@ -17,6 +18,7 @@ export const sharedEvents = {
   onVerifyFailure: 'verify-failure' as EventName<VerifyFailureEvent>,
   onVerifyError: 'verify-error' as EventName<VerifyErrorEvent>,
   onVerifyRequest: 'verify-request' as EventName<VerifyRequestEvent>,
+  onVerifySessionToken: 'verify-session-token' as EventName<VerifySessionTokenEvent>,
 };
 
 export const otpEvents = {

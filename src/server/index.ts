@@ -4,6 +4,8 @@
  */
 export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler, type VerifyHandlerOptions, type VerifiedEvent, type Limits, type Window, type DestinationWindow, type AbuseEvent } from './handler/index.js';
 export { verifyReceipt, ReceiptError, hashIdentifier, type ReceiptClaims, type ReceiptFailure, type VerifyReceiptOptions } from './receipts.js';
+export { sessionTokenAuth, SESSION_TOKEN_AUDIENCE, MAX_SESSION_TOKEN_SECONDS, type SessionTokenOptions, type SessionTokenHooks, type SessionTokenClaims } from './session-token.js';
+export { referenceCallbacks, signatureFor, ReferenceCallbackError, type ReferenceCallbackOptions } from './reference-callbacks.js';
 export type { VerifyStore } from './store/store.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, REDIS_CLIENT_OPTIONS, REDIS_CLUSTER_OPTIONS, type RedisStoreOptions, type RedisClient } from './store/redis.js';

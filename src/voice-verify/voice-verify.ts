@@ -23,6 +23,7 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
  * @fires verify-failure - The voice did not match: `{code, message, attemptsLeft, metrics}`.
  * @fires verify-error - The microphone, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
  *
  * @csspart base - The whole widget.
  * @csspart heading - Each step's heading.

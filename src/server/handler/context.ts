@@ -10,6 +10,8 @@ import type { RouteInfo } from '../../core/protocol.js';
 export class RequestContext {
   #session?: Promise<string | null>;
   #networkRead?: Promise<string | null>;
+  /** For the log: how a code went or is checked (a channel; `phone` for a check by SMS or WhatsApp). */
+  channel?: string;
 
   constructor(
     readonly request: Request,

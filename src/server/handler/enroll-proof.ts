@@ -1,7 +1,8 @@
 /**
  * Enrolling a face or a voice makes it the account's, so it needs fresh proof of another factor: a
  * code this user verified through this handler within `enrollProofSeconds`, recorded here where
- * nothing the browser carries can forge it, or the host's own `canEnroll(user, request)`.
+ * nothing the browser carries can forge it, or the host's own `canEnroll(user, request)`: true
+ * allows, false refuses, and undefined (a session token without `enroll`) leaves it to the code.
  */
 import type { RequestContext } from './context.js';
 
@@ -14,6 +15,7 @@ export async function recordProof(ctx: RequestContext, user: string): Promise<vo
 
 export async function hasProof(ctx: RequestContext, user: string): Promise<boolean> {
   const { canEnroll, store } = ctx.options;
-  if (canEnroll) return (await canEnroll(user, ctx.request)) === true;
+  const vouched = await canEnroll?.(user, ctx.request);
+  if (vouched !== undefined) return vouched === true;
   return (await store.get(await proofKey(ctx, user))) !== null;
 }

@@ -19,6 +19,9 @@ const STATUS: Record<ErrorCode, number> = {
   upstream_unavailable: 502,
   challenge_required: 428,
   try_another_channel: 429,
+  token_missing: 401,
+  token_expired: 401,
+  token_invalid: 401,
 };
 
 export class HandlerError extends Error {

@@ -85,11 +85,12 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
     let failure: string | undefined;
     let code: string | undefined;
     let fault: string | undefined;
+    let ctx: RequestContext | undefined;
     try {
       if (!isRoute(name)) fail404();
       const route = ROUTES[name];
       if (request.method !== route.method) throw new HandlerError('invalid_input', `Use ${route.method} for ${name}.`, { status: 405 });
-      const ctx = new RequestContext(request, options, info ?? {}, route);
+      ctx = new RequestContext(request, options, info ?? {}, route);
       if (route.method === 'POST') {
         // A declared length over the route's cap is refused before anything else is done.
         refuseDeclaredOver(request, ctx.maxBodyBytes);
@@ -111,7 +112,15 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
       }
     }
     if (request.method === 'POST' && response.status !== 405) response.headers.set('cache-control', 'no-store');
-    options.log?.({ route: name || path, status: response.status, code, ms: performance.now() - started, ...(fault ? { fault } : {}), ...(failure ? { error: failure } : {}) });
+    options.log?.({
+      route: name || path,
+      status: response.status,
+      code,
+      ms: performance.now() - started,
+      ...(ctx?.channel ? { channel: ctx.channel } : {}),
+      ...(fault ? { fault } : {}),
+      ...(failure ? { error: failure } : {}),
+    });
     return response;
   }
 
@@ -125,6 +134,6 @@ function fail404(): never {
   throw new HandlerError('invalid_input', 'No such verification route.', { status: 404 });
 }
 
-export type { VerifyHandlerOptions, VerifiedEvent, Limits, Window, DestinationWindow, AbuseEvent } from './options.js';
+export type { VerifyHandlerOptions, VerifiedEvent, Limits, Window, DestinationWindow, AbuseEvent, LogEntry } from './options.js';
 export { DEFAULT_LIMITS } from './options.js';
 export { SAMPLE_FIELDS } from '../../core/protocol.js';

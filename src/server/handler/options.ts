@@ -142,6 +142,16 @@ export interface VerifiedEvent {
 
 type Awaitable<T> = T | Promise<T>;
 
+export interface LogEntry {
+  route: string;
+  status: number;
+  code?: string;
+  ms: number;
+  channel?: string;
+  fault?: string;
+  error?: string;
+}
+
 export interface VerifyHandlerOptions {
   /** The service's base URL, ending in /api/v2, and the API key. Both stay on the server. */
   baseUrl: string;
@@ -169,9 +179,10 @@ export interface VerifyHandlerOptions {
   saveReference?(userId: string, kind: BiometricKind, sample: string): Awaitable<void>;
   /**
    * Whether this user may register a face or voice now: the host's own fresh proof of another
-   * factor. Unset, a code this user verified through the handler within `enrollProofSeconds` is.
+   * factor. Unset, or answering undefined, a code this user verified through the handler within
+   * `enrollProofSeconds` is.
    */
-  canEnroll?(userId: string, request: Request): Awaitable<boolean>;
+  canEnroll?(userId: string, request: Request): Awaitable<boolean | undefined>;
   /** How long a verified code counts as proof for enrolling; 300 s by default. */
   enrollProofSeconds?: number;
   /** Let a user who already has a reference replace it; false by default. */
@@ -219,9 +230,10 @@ export interface VerifyHandlerOptions {
   /**
    * One entry per request; never a code, key, identifier or media. `fault` says why the service
    * was unavailable (timeout, network, server_error, not_json, redirect, unexpected_status,
-   * bad_shape); `error`, the class of what failed in a hook or the store.
+   * bad_shape); `error`, the class of what failed in a hook or the store; `channel`, how an OTP
+   * route's code went (`sms`, `whatsapp`, `email`) or is checked (`phone`, `email`).
    */
-  log?(entry: { route: string; status: number; code?: string; ms: number; fault?: string; error?: string }): void;
+  log?(entry: LogEntry): void;
 }
 
 export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 'trustProxy'> & {

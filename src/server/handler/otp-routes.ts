@@ -65,6 +65,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   if (!OTP_CHANNELS.includes(method) || !options.allowedChannels.includes(method)) {
     fail('invalid_input', 'Choose one of the offered ways to receive a code.', { field: 'method' });
   }
+  ctx.channel = method;
   if (!(await deps.channels()).includes(method)) fail('insufficient_credits', 'This way of receiving a code is unavailable right now.');
   const identifier = pending?.identifier ?? (method === 'email' ? normalizeEmail(body.email) : normalizePhone(body.phone, method, options.allowedCountries));
   const id = await ctx.hash(identifier);
@@ -154,6 +155,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const pending = named ? null : ((await readPending(ctx, session)) ?? fail('code_expired', 'This code has expired. Please request a new one.'));
   const identifier = pending?.identifier ?? (body.phone !== undefined ? normalizePhone(body.phone, null, undefined) : normalizeEmail(body.email));
   const byEmail = identifier.includes('@');
+  ctx.channel = byEmail ? 'email' : 'phone';
   const id = await ctx.hash(identifier);
 
   // Only an identifier this session asked a code for can be verified; the answer is the same as

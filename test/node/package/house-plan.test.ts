@@ -25,6 +25,8 @@ const ROOMS: Record<string, string[]> = {
   locales: ['translations', 'internal'],
   server: ['core'],
   emulator: ['core', 'server'],
+  // The stand-alone service: the handler served on its own, for back ends in other languages.
+  service: ['core', 'server'],
   // The entry points at the top: the widgets' index and the CDN file (never the server's rooms).
   '.': ['core', 'internal', 'translations', 'events', 'otp-verify', 'face-verify', 'voice-verify', 'react'],
 };

@@ -216,7 +216,8 @@ describe('handler: logging', () => {
       await t.call('verify-by-face', { query_face_image: image }, { user: 'u' });
       const text = JSON.stringify(t.logs);
       assert.equal(t.logs.length, 4);
-      assert.deepEqual(Object.keys(t.logs[0]!).sort(), ['code', 'ms', 'route', 'status']);
+      assert.deepEqual(Object.keys(t.logs[0]!).sort(), ['channel', 'code', 'ms', 'route', 'status']);
+      assert.deepEqual(t.logs.map((l) => l.channel), ['sms', 'phone', 'phone', undefined]);
       for (const secret of [otp, KEY, '+966501234567', '501234567', image.slice(100, 140)]) assert.ok(!text.includes(secret), secret);
     } finally {
       await t.close();

@@ -42,7 +42,7 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
       upstream.push({ path: new URL(url).pathname, headers: new Headers(init.headers), body: init.body ? JSON.parse(init.body as string) : undefined });
       return fetch(url, init);
     }) as typeof fetch,
-    log: (entry) => logs.push(entry),
+    log: (entry) => logs.push({ ...entry }),
     ...overrides,
   });
   let handlers: ReturnType<typeof make>[];

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+/**
+ * `verify-widgets serve`: the stand-alone service on Node's http server, configured by the
+ * environment (and `VERIFY_CONFIG`). On SIGTERM it stops taking connections, lets the requests in
+ * flight finish within VERIFY_SHUTDOWN_SECONDS, and exits.
+ */
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { toNodeListener } from '../server/node-adapter.js';
+import { ConfigError, FIELDS, loadConfig, type ServiceConfig } from './config.js';
+import { createVerifyService, logLine, type VerifyService } from './service.js';
+import { cdnFiles } from './static.js';
+
+const HELP = `Usage: verify-widgets serve
+
+Runs the verification handler as an HTTP service for a back end in any language, configured by
+environment variables (or a JSON file named by VERIFY_CONFIG holding the same keys):
+
+${FIELDS.map((f) => `  ${f.name.padEnd(30)}${'required' in f ? 'required' : 'default' in f ? `default ${f.default}` : 'optional'}`).join('\n')}
+
+The reference of each is on the docs' "Any back end" page.`;
+
+const [command, ...rest] = process.argv.slice(2);
+if (command !== 'serve' || rest.includes('--help') || rest.includes('-h')) {
+  console.log(HELP);
+  process.exit(command === 'serve' || command === '--help' || command === '-h' ? 0 : 2);
+}
+
+let config: ServiceConfig;
+let service: VerifyService;
+try {
+  config = loadConfig(process.env, (path) => readFileSync(path, 'utf8'));
+  service = createVerifyService(config);
+} catch (error) {
+  console.error(error instanceof ConfigError ? `verify-widgets serve: ${error.message}` : error);
+  process.exit(2);
+}
+
+const cdn = config.VERIFY_CDN_PATH ? cdnFiles(config.VERIFY_CDN_PATH) : null;
+const api = toNodeListener((request, info) => service.handle(request, { clientIp: info?.clientIp ?? null }));
+let stopping = false;
+const server = createServer((req, res) => {
+  // A request on a kept-alive connection after SIGTERM: refused, and the connection closed.
+  if (stopping) {
+    res.writeHead(503, { connection: 'close', 'content-type': 'application/json' }).end('{"error":{"code":"upstream_unavailable","message":"Shutting down."}}');
+    return;
+  }
+  if (cdn && req.method === 'GET' && cdn.serves(req.url ?? '')) return cdn.serve(req, res);
+  api(req, res);
+});
+server.listen(config.PORT, config.VERIFY_LISTEN_HOST, () => {
+  logLine({ level: 'info', msg: 'listening', port: config.PORT, basePath: config.VERIFY_BASE_PATH, store: config.VERIFY_REDIS_URL ? 'redis' : 'memory' });
+  if (!config.VERIFY_REDIS_URL) logLine({ level: 'warn', msg: 'VERIFY_REDIS_URL is unset: state is in memory, so run one instance only' });
+});
+
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  service.drain();
+  logLine({ level: 'info', msg: 'shutting down', signal });
+  const force = setTimeout(() => {
+    logLine({ level: 'warn', msg: 'requests still in flight at the shutdown deadline' });
+    process.exit(1);
+  }, config.VERIFY_SHUTDOWN_SECONDS * 1000);
+  force.unref();
+  server.close(async () => {
+    await service.close();
+    logLine({ level: 'info', msg: 'stopped' });
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));

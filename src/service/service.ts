@@ -1,0 +1,164 @@
+/**
+ * The host handler as a service of its own (DESIGN §3a), for sites whose back end is not
+ * JavaScript: the widget routes under the base path, identity from the site's session token,
+ * references through the site's signed callbacks, `receipts/redeem` for the site's server, and the
+ * operations routes (`/healthz`, `/readyz`, `/metrics`) outside the base path.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createVerifyHandler } from '../server/node.js';
+import { json, readJsonObject } from '../server/http.js';
+import { ReceiptError } from '../server/receipts.js';
+import { MemoryStore } from '../server/store/memory.js';
+import { REDIS_CLIENT_OPTIONS, RedisStore } from '../server/store/redis.js';
+import { withDeadline } from '../server/store/deadline.js';
+import { createServiceClient } from '../server/service/client.js';
+import { createNodeFetch } from '../server/node-fetch.js';
+import { sessionTokenAuth } from '../server/session-token.js';
+import { referenceCallbacks } from '../server/reference-callbacks.js';
+import type { VerifyStore } from '../server/store/store.js';
+import type { LogEntry, VerifyHandlerOptions } from '../server/handler/options.js';
+import type { OtpChannel } from '../core/protocol.js';
+import { ConfigError, OPTION_FIELDS, type ServiceConfig } from './config.js';
+import { createMetrics } from './metrics.js';
+
+/** One JSON line per event, for the platform's log collector; never a secret, code, identifier or media. */
+export function logLine(fields: Record<string, unknown>): void {
+  console.log(JSON.stringify({ time: new Date().toISOString(), ...fields }));
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+export interface VerifyService {
+  /** The whole service as one Fetch-API handler. */
+  handle(request: Request, info: { clientIp: string | null }): Promise<Response>;
+  /** Answers /readyz 503 from now on, so the balancer stops sending here. */
+  drain(): void;
+  close(): Promise<void>;
+}
+
+export interface ServiceDeps {
+  /** How the service and the site are called; a keep-alive node:http fetch by default. */
+  fetch?: typeof fetch;
+  /** Where the JSON log lines go; standard output by default. */
+  log?: (fields: Record<string, unknown>) => void;
+}
+
+export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = createNodeFetch(), log = logLine }: ServiceDeps = {}): VerifyService {
+  const redis = config.VERIFY_REDIS_URL ? new Redis(config.VERIFY_REDIS_URL, REDIS_CLIENT_OPTIONS) : null;
+  // Errors are counted by the store's callers; without a listener ioredis would print each one.
+  redis?.on('error', () => {});
+  const store: VerifyStore = redis ? new RedisStore(redis) : new MemoryStore();
+  const upstream = createServiceClient({ baseUrl: config.VERIFY_SERVICE_BASE_URL, apiKey: config.VERIFY_SERVICE_API_KEY, timeoutMs: 2000, fetch: fetchImpl });
+  const metrics = createMetrics(async () => (await upstream.balance()).balance);
+  const tokens = sessionTokenAuth({ secret: config.VERIFY_TOKEN_SECRET });
+  const references = config.VERIFY_REFERENCES_URL ? referenceCallbacks({ url: config.VERIFY_REFERENCES_URL, secret: config.VERIFY_SERVER_SECRET, fetch: fetchImpl }) : {};
+  const fallback = config.VERIFY_FALLBACK_CHANNEL;
+  const options: VerifyHandlerOptions = {
+    baseUrl: config.VERIFY_SERVICE_BASE_URL,
+    apiKey: config.VERIFY_SERVICE_API_KEY,
+    receiptSecret: config.VERIFY_RECEIPT_SECRET,
+    basePath: config.VERIFY_BASE_PATH,
+    ...tokens,
+    ...references,
+    store,
+    storeTimeoutMs: config.VERIFY_STORE_TIMEOUT_MS,
+    allowedChannels: config.VERIFY_ALLOWED_CHANNELS as OtpChannel[],
+    allowedCountries: config.VERIFY_ALLOWED_COUNTRIES,
+    allowedOrigins: config.VERIFY_ALLOWED_ORIGINS,
+    trustProxy: config.VERIFY_TRUST_PROXY,
+    templateId: config.VERIFY_TEMPLATE_ID as VerifyHandlerOptions['templateId'],
+    fallbackChannel: fallback === undefined ? undefined : fallback === 'none' ? null : (fallback as OtpChannel),
+    codeLength: config.VERIFY_CODE_LENGTH ?? null,
+    receiptSeconds: config.VERIFY_RECEIPT_SECONDS,
+    enrollProofSeconds: config.VERIFY_ENROLL_PROOF_SECONDS,
+    allowReenrollment: config.VERIFY_ALLOW_REENROLLMENT,
+    limits: config.VERIFY_LIMITS as VerifyHandlerOptions['limits'],
+    upstreamTimeoutMs: config.VERIFY_UPSTREAM_TIMEOUT_MS,
+    lowBalanceThreshold: config.VERIFY_LOW_BALANCE_THRESHOLD,
+    fetch: metrics.timed(fetchImpl),
+    log(entry: LogEntry) {
+      metrics.record(entry);
+      log({ level: entry.status >= 500 ? 'error' : 'info', msg: 'request', ...entry, ms: Math.round(entry.ms) });
+    },
+  };
+  let handler: ReturnType<typeof createVerifyHandler>;
+  try {
+    handler = createVerifyHandler(options);
+  } catch (error) {
+    // The handler names its option; the person configuring the service knows the variable.
+    const message = (error as Error).message;
+    const option = Object.keys(OPTION_FIELDS).find((name) => message.startsWith(name) || message.includes(` ${name} `));
+    redis?.disconnect();
+    throw new ConfigError([`${option ? OPTION_FIELDS[option] : 'configuration'}: ${message}`]);
+  }
+
+  const readiness = readinessCheck(withDeadline(store, 800), () => upstream.balance());
+  const serverSecret = digest(config.VERIFY_SERVER_SECRET);
+  const base = config.VERIFY_BASE_PATH === '/' ? '' : config.VERIFY_BASE_PATH;
+  let draining = false;
+
+  async function redeem(request: Request): Promise<Response> {
+    const presented = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+    if (!timingSafeEqual(digest(presented), serverSecret)) return json({ error: { code: 'unauthorized', message: 'The server secret is required.' } }, 401);
+    let receipt: unknown;
+    try {
+      ({ receipt } = await readJsonObject(request, { maxBytes: 4096, timeoutMs: 10_000 }));
+    } catch {
+      return json({ error: { code: 'receipt_invalid', message: 'Send {"receipt": "..."} as JSON.' } }, 400);
+    }
+    try {
+      const claims = await handler.verifyReceipt(receipt, { anyUser: true });
+      log({ level: 'info', msg: 'receipt redeemed', method: claims.mth });
+      return json(claims);
+    } catch (error) {
+      if (!(error instanceof ReceiptError)) {
+        log({ level: 'error', msg: 'receipt not redeemed', error: (error as Error)?.name ?? 'Error' });
+        return json({ error: { code: 'upstream_unavailable', message: 'The store is unavailable; try again.' } }, 503);
+      }
+      if (error.reason === 'replayed') return json({ error: { code: 'receipt_used', message: 'This receipt was already redeemed.' } }, 409);
+      return json({ error: { code: 'receipt_invalid', message: error.message, reason: error.reason } }, 400);
+    }
+  }
+
+  return {
+    async handle(request, info) {
+      const { pathname } = new URL(request.url);
+      if (pathname === '/healthz') return json({ status: 'ok' });
+      if (pathname === '/readyz') {
+        const problems = draining ? ['shutting down'] : await readiness();
+        return json({ status: problems.length ? 'unavailable' : 'ready', problems }, problems.length ? 503 : 200);
+      }
+      if (pathname === '/metrics') {
+        return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
+      }
+      if (pathname === `${base}/receipts/redeem`) {
+        return request.method === 'POST' ? redeem(request) : json({ error: { code: 'invalid_input', message: 'Use POST for receipts/redeem.' } }, 405);
+      }
+      if (pathname === base || pathname.startsWith(`${base}/`)) return handler(request, info);
+      return json({ error: { code: 'invalid_input', message: 'Not found.' } }, 404);
+    },
+    drain() {
+      draining = true;
+    },
+    async close() {
+      await redis?.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/**
+ * Whether the store and the service answer: the store is asked on each call (so an outage shows
+ * within its deadline), the service at most every 5 s while it answers.
+ */
+function readinessCheck(store: VerifyStore, balance: () => Promise<unknown>) {
+  let serviceCheckedAt = 0;
+  return async (): Promise<string[]> => {
+    const fresh = Date.now() - serviceCheckedAt < 5000;
+    const [storeOk, serviceOk] = await Promise.all([
+      store.get('readyz').then(() => true, () => false),
+      fresh ? true : balance().then(() => ((serviceCheckedAt = Date.now()), true), () => false),
+    ]);
+    return [...(storeOk ? [] : ['store']), ...(serviceOk ? [] : ['service'])];
+  };
+}
