@@ -39,11 +39,24 @@ export default [
       'server/node': 'src/server/node.ts',
       'emulator/index': 'src/emulator/index.ts',
       'emulator/cli': 'src/emulator/cli.ts',
-      'service/cli': 'src/service/cli.ts',
     },
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'internal/[name]-[hash].js' },
     external,
     plugins: [nodeResolve(), commonjs(), json(), ts(), license({ thirdParty: { output: 'dist/THIRD-PARTY-LICENSES.txt' } })],
+  },
+  // The stand-alone service: one file with its libraries inside (ioredis too, which the server
+  // entries leave to the host), so that `npx verify-widgets serve` needs nothing else installed.
+  {
+    input: { 'service/cli': 'src/service/cli.ts' },
+    output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', inlineDynamicImports: true },
+    external: (id) => builtinModules.includes(id.replace(/^node:/, '')),
+    plugins: [nodeResolve({ preferBuiltins: true }), commonjs(), json(), ts('dist', false), license({ thirdParty: { output: 'dist/service/THIRD-PARTY-LICENSES.txt' } })],
+  },
+  // The service's settings alone, for the docs' configuration reference (test/build/docs.mjs).
+  {
+    input: { 'service/config': 'src/service/config.ts' },
+    output: { dir: 'dist', format: 'es' },
+    plugins: [ts('dist', false)],
   },
   // The widgets for bundlers: one module per source file (so a bundler keeps only what is used),
   // Lit external; `<name>/define.js` registers, everything else has no side effect.

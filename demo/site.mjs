@@ -18,6 +18,7 @@ export const PAGES = [
   { slug: 'languages', file: 'languages.md', nav: 'Languages' },
   { slug: 'frameworks', file: 'frameworks.md', nav: 'Frameworks' },
   { slug: 'host-handler', file: 'host-handler.md', nav: 'Host handler' },
+  { slug: 'any-backend', file: 'any-backend.md', nav: 'Any back end' },
   { slug: 'receipts', file: 'receipts.md', nav: 'Receipts' },
   { slug: 'protocol', file: 'protocol.md', nav: 'Widget protocol' },
   { slug: 'service-client', file: 'service-client.md', nav: 'Service client' },

@@ -45,8 +45,12 @@ const server = createServer((req, res) => {
     res.writeHead(503, { connection: 'close', 'content-type': 'application/json' }).end('{"error":{"code":"upstream_unavailable","message":"Shutting down."}}');
     return;
   }
-  if (cdn && req.method === 'GET' && cdn.serves(req.url ?? '')) return cdn.serve(req, res);
+  if (cdn && (req.method === 'GET' || req.method === 'HEAD') && cdn.serves(req.url ?? '')) return cdn.serve(req, res);
   api(req, res);
+});
+server.on('error', (error: NodeJS.ErrnoException) => {
+  logLine({ level: 'error', msg: `cannot listen on ${config.VERIFY_LISTEN_HOST}:${config.PORT}: ${error.code ?? error.message}` });
+  process.exit(1);
 });
 server.listen(config.PORT, config.VERIFY_LISTEN_HOST, () => {
   logLine({ level: 'info', msg: 'listening', port: config.PORT, basePath: config.VERIFY_BASE_PATH, store: config.VERIFY_REDIS_URL ? 'redis' : 'memory' });

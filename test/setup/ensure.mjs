@@ -18,6 +18,10 @@ const SYSTEM = [
   { path: '/usr/bin/redis-server', pkg: 'redis-server' },
   // A stock JWT library of another language, to check receipts as a Python host would.
   { path: '/usr/lib/python3/dist-packages/jwt/__init__.py', pkg: 'python3-jwt' },
+  // The sites of another language in front of the stand-alone service: nginx, PHP and Flask.
+  { path: '/usr/sbin/nginx', pkg: 'nginx-light' },
+  { path: '/usr/bin/php', pkg: 'php-cli' },
+  { path: '/usr/lib/python3/dist-packages/flask/__init__.py', pkg: 'python3-flask' },
 ];
 
 function run(command, args) {

@@ -1,0 +1,178 @@
+/**
+ * A PHP site and a Python (Flask) site, each behind nginx with two instances of
+ * `npx verify-widgets serve` from the tarball on one redis-server, run in Chromium as a person runs
+ * them: an OTP flow whose receipt the site redeems once (PHP through receipts/redeem, Python with
+ * PyJWT and its own table), a face registered and verified with the references in the site's
+ * files, an expired token replaced mid-flow, tokens and reference calls refused; and on the PHP
+ * site, one instance killed and both told to stop in the middle of a verification.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { SignJWT } from 'jose';
+import type { Page } from 'puppeteer-core';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import { cameraFrom, cspViolations, openBrowser, press, untilStep } from '../e2e/demo-browser.js';
+import { control, latestCode, until } from '../helpers.js';
+import { startRedis, type RedisServer } from '../server/redis-server.js';
+import { installApp, passOtp, type App } from './consumer-apps.js';
+import { startInstance, startSite, type Site } from './any-backend.js';
+
+const confirmed = (page: Page) => page.waitForFunction(() => document.querySelector('#confirmed')?.textContent, { timeout: 15_000 }).then((h) => h.jsonValue() as Promise<string>);
+
+/** Registers (mode enroll) or verifies the camera's face in the page's <face-verify>; answers the step it ends on. */
+async function faceStep(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector<any>('face-verify')?.config !== undefined, { timeout: 15_000 });
+  await press(page, 'face-verify', 'submit');
+  await untilStep(page, 'face-verify', 'preview');
+  await page.waitForFunction(() => document.querySelector<any>('face-verify').shadowRoot.querySelector('video')?.videoWidth > 0);
+  await press(page, 'face-verify', 'shutter');
+  await untilStep(page, 'face-verify', 'review');
+  await press(page, 'face-verify', 'submit');
+  await untilStep(page, 'face-verify', 'success', 30_000);
+}
+
+/** A session token as a site would mint it, with `claims` over the usual ones. */
+async function token(secret: string, claims: Record<string, unknown> = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sub: 'mallory', sid: 's', aud: 'verify-widgets', iat: now, exp: now + 300, ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+}
+
+describe('a PHP and a Python site behind nginx, the service from the tarball beside them', () => {
+  let app: App;
+  let emulator: RunningEmulator;
+  let redis: RedisServer;
+  before(async () => {
+    app = installApp('any-backend');
+    emulator = await startEmulator({ port: 0, faceModel: false });
+    redis = await startRedis();
+  });
+  after(async () => {
+    await emulator?.close();
+    await redis?.stop();
+    app?.remove();
+  });
+
+  for (const [kind, phones] of [['php', ['50 711 0001', '50 711 0002', '50 711 0003', '50 711 0004']], ['python', ['50 722 0001', '50 722 0002']]] as const) {
+    describe(`the ${kind === 'php' ? 'PHP' : 'Flask'} site`, () => {
+      let site: Site;
+      let browser: { page: Page; close(): Promise<void> };
+      before(async () => {
+        site = await startSite(app, kind, emulator, redis.port);
+        browser = await openBrowser(`${site.origin}/login?user=alice`, cameraFrom('obama_1'));
+      });
+      after(async () => {
+        if (process.env.DEBUG_SITE) for (const i of site.instances) console.log(i.output());
+        await browser?.close();
+        await site?.close();
+      });
+
+      it('an OTP flow: the receipt redeemed once by the site, a second redemption refused', async () => {
+        const { page } = browser;
+        await passOtp(page, emulator.origin, phones[0]);
+        assert.equal(await confirmed(page), 'otp:alice');
+        const receipt = await page.evaluate(() => document.querySelector<any>('otp-verify').value as string);
+        const again = await page.evaluate((r) => fetch('/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: r }) }).then((a) => a.json()), receipt);
+        assert.deepEqual(again, { refused: 'receipt_used' });
+        assert.deepEqual(await cspViolations(page), []);
+      });
+
+      it('a face registered and verified, its reference kept by the site', async () => {
+        const { page } = browser;
+        // The code just verified is the proof that lets alice register.
+        await page.goto(`${site.origin}/`);
+        await faceStep(page);
+        assert.equal(readdirSync(site.referencesDir).length, 1, 'one reference, in the site\'s own files');
+        await page.goto(`${site.origin}/?mode=verify`);
+        await faceStep(page);
+        assert.equal(await confirmed(page), 'face:alice');
+      });
+
+      it('an expired token mid-flow: the page gives a fresh one, and the person retypes nothing', async () => {
+        const { page } = browser;
+        await page.goto(`${site.origin}/?ttl=1`);
+        const minted = Date.now();
+        await page.evaluate(() => {
+          (window as any).renewals = 0;
+          document.addEventListener('verify-session-token', () => (window as any).renewals++);
+        });
+        const typed = phones[1];
+        await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'));
+        await ((await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'))) as any).type(typed);
+        await page.keyboard.press('Enter');
+        await untilStep(page, 'otp-verify', 'code');
+        // The token lives 1 s, and the service allows 5 s of clock difference.
+        await until('the token to expire', () => Date.now() - minted > 7500, 10_000, 100);
+        await page.keyboard.type(await latestCode(emulator.origin, `+966${typed.replace(/\D/g, '')}`), { delay: 20 });
+        await untilStep(page, 'otp-verify', 'success');
+        assert.equal(await page.evaluate(() => (window as any).renewals), 1);
+        assert.equal(await confirmed(page), 'otp:alice');
+      });
+
+      it('forged, expired and foreign tokens refused; unsigned and replayed reference calls refused by the site', async () => {
+        const config = (bearer: string) => fetch(`${site.origin}/api/verify/config`, { headers: { authorization: `Bearer ${bearer}` } }).then(async (r) => [r.status, ((await r.json()) as any).error?.code]);
+        const now = Math.floor(Date.now() / 1000);
+        assert.deepEqual(await config(await token(randomBytes(32).toString('hex'))), [401, 'token_invalid']);
+        assert.deepEqual(await config(await token(site.secrets.VERIFY_TOKEN_SECRET, { iat: now - 900, exp: now - 60 })), [401, 'token_expired']);
+        assert.deepEqual(await config(await token(site.secrets.VERIFY_TOKEN_SECRET, { aud: 'another-app' })), [401, 'token_invalid']);
+        assert.deepEqual(await config(await token(site.secrets.VERIFY_TOKEN_SECRET)), [200, undefined]);
+
+        // Nobody registered as this user: a request the site trusts finds nothing.
+        const path = '/references/nobody/face';
+        const signed = (t: number, method = 'GET', body = '') => `t=${t},v1=${createHmac('sha256', site.secrets.VERIFY_SERVER_SECRET).update(`${t}.${method}.${path}.${body}`).digest('hex')}`;
+        const reference = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${site.sitePort}${path}`, { headers }).then((r) => r.status);
+        assert.equal(await reference({}), 401, 'unsigned');
+        assert.equal(await reference({ 'verify-signature': signed(now - 301) }), 401, 'replayed after the window');
+        assert.equal(await reference({ 'verify-signature': signed(now).replace(/.$/, '0') }), 401, 'altered');
+        assert.equal(await reference({ 'verify-signature': signed(now, 'PUT') }), 401, 'signed for another method');
+        assert.equal(await reference({ 'verify-signature': signed(now) }), 404, 'signed now');
+      });
+
+      if (kind !== 'php') return;
+
+      it('one instance killed mid-flow: the other serves the person', async () => {
+        const { page } = browser;
+        await page.goto(`${site.origin}/`);
+        const typed = phones[2];
+        await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'));
+        await ((await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'))) as any).type(typed);
+        await page.keyboard.press('Enter');
+        await untilStep(page, 'otp-verify', 'code');
+        await site.instances[0]!.stop('SIGKILL');
+        await page.keyboard.type(await latestCode(emulator.origin, `+966${typed.replace(/\D/g, '')}`), { delay: 20 });
+        await untilStep(page, 'otp-verify', 'success');
+        assert.equal(await confirmed(page), 'otp:alice');
+        site.instances[0] = await startInstance(app, site.env, site.instances[0]!.port);
+      });
+
+      it('SIGTERM to both instances during a verification: it completes, and they take no new connection', async () => {
+        const { page } = browser;
+        await page.goto(`${site.origin}/`);
+        const typed = phones[3];
+        await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'));
+        await ((await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'))) as any).type(typed);
+        await page.keyboard.press('Enter');
+        await untilStep(page, 'otp-verify', 'code');
+        // The service answers the check after 3 s: the instance is told to stop while it waits.
+        await control(emulator.origin, 'POST', 'faults', { kind: 'latency', route: 'verify-otp', ms: 3000, times: 1 });
+        await page.keyboard.type(await latestCode(emulator.origin, `+966${typed.replace(/\D/g, '')}`), { delay: 20 });
+        await until('the check to reach the service', async () => ((await control(emulator.origin, 'GET', 'faults')) as { faults: unknown[] }).faults.length === 0);
+        await Promise.all(site.instances.map((instance) => instance.stop('SIGTERM')));
+        for (const { port } of site.instances) {
+          await until('the instances to stop listening', () => fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true), 2000, 20);
+        }
+        await untilStep(page, 'otp-verify', 'success');
+        for (const instance of site.instances) await until('each instance to exit cleanly', () => instance.output().includes('"msg":"stopped"'), 5000);
+        const finished = site.instances.filter((i) => /"msg":"shutting down","signal":"SIGTERM"[\s\S]*"route":"verify-otp","status":200[\s\S]*"msg":"stopped"/.test(i.output()));
+        assert.equal(finished.length, 1, 'the instance checking the code finished it before it stopped');
+        // Nobody was left to redeem the receipt: the page's try is refused and uses nothing up.
+        assert.equal(await confirmed(page), 'refused:upstream_unavailable');
+        site.instances[0] = await startInstance(app, site.env, site.instances[0]!.port);
+        const receipt = await page.evaluate(() => document.querySelector<any>('otp-verify').value as string);
+        const redeemed = await page.evaluate((r) => fetch('/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: r }) }).then((a) => a.json()), receipt);
+        assert.deepEqual(redeemed, { user: 'alice', method: 'otp' });
+      });
+    });
+  }
+});
