@@ -4,7 +4,7 @@
  * environment (and `VERIFY_CONFIG`). On SIGTERM it stops taking connections, lets the requests in
  * flight finish within VERIFY_SHUTDOWN_SECONDS, and exits.
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { toNodeListener } from '../server/node-adapter.js';
 import { ConfigError, FIELDS, loadConfig, type ServiceConfig } from './config.js';
@@ -39,12 +39,16 @@ try {
 const cdn = config.VERIFY_CDN_PATH ? cdnFiles(config.VERIFY_CDN_PATH) : null;
 const api = toNodeListener((request, info) => service.handle(request, { clientIp: info?.clientIp ?? null }));
 let stopping = false;
+/** Answers being made: told at SIGTERM to close their connection, so a proxy does not reuse it. */
+const inFlight = new Set<ServerResponse>();
 const server = createServer((req, res) => {
   // A request on a kept-alive connection after SIGTERM: refused, and the connection closed.
   if (stopping) {
     res.writeHead(503, { connection: 'close', 'content-type': 'application/json' }).end('{"error":{"code":"upstream_unavailable","message":"Shutting down."}}');
     return;
   }
+  inFlight.add(res);
+  res.on('close', () => inFlight.delete(res));
   if (cdn && (req.method === 'GET' || req.method === 'HEAD') && cdn.serves(req.url ?? '')) return cdn.serve(req, res);
   api(req, res);
 });
@@ -73,6 +77,7 @@ function shutdown(signal: string) {
     process.exit(0);
   });
   server.closeIdleConnections();
+  for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
 }
 process.once('SIGTERM', () => shutdown('SIGTERM'));
 process.once('SIGINT', () => shutdown('SIGINT'));

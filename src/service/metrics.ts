@@ -5,6 +5,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LogEntry } from '../server/handler/options.js';
+import { isRoute } from '../core/protocol.js';
 
 /** Answers that mean a limit refused the request, whoever set it. */
 const LIMIT_CODES = new Set(['rate_limited', 'too_many_attempts', 'try_another_channel', 'challenge_required']);
@@ -53,7 +54,9 @@ export function createMetrics(readBalance: () => Promise<number>) {
   return {
     registry,
     /** One handler log entry. */
-    record(entry: LogEntry): void {
+    record(logged: LogEntry): void {
+      // A path nobody serves is one label, whatever was asked: a caller cannot grow the metrics.
+      const entry = isRoute(logged.route) ? logged : { ...logged, route: 'other' };
       const code = entry.code ?? '';
       requests.inc({ route: entry.route, status: String(entry.status), code });
       const outcome = entry.status < 400 ? (entry.route.startsWith('enroll') ? 'enrolled' : entry.route === 'send-otp' ? 'sent' : 'verified') : code || String(entry.status);

@@ -54,6 +54,12 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
     app?.remove();
   });
 
+  /** Starts the first instance again on its port, and waits until nginx sends to it again (it rests a failed server a second). */
+  async function restartFirst(site: Site): Promise<void> {
+    site.instances[0] = await startInstance(app, site.env, site.instances[0]!.port);
+    await until('nginx to reach an instance again', () => fetch(`${site.origin}/verify-widgets/verify-widgets.js`).then((r) => r.ok), 5000, 100);
+  }
+
   for (const [kind, phones] of [['php', ['50 711 0001', '50 711 0002', '50 711 0003', '50 711 0004']], ['python', ['50 722 0001', '50 722 0002']]] as const) {
     describe(`the ${kind === 'php' ? 'PHP' : 'Flask'} site`, () => {
       let site: Site;
@@ -143,7 +149,7 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         await page.keyboard.type(await latestCode(emulator.origin, `+966${typed.replace(/\D/g, '')}`), { delay: 20 });
         await untilStep(page, 'otp-verify', 'success');
         assert.equal(await confirmed(page), 'otp:alice');
-        site.instances[0] = await startInstance(app, site.env, site.instances[0]!.port);
+        await restartFirst(site);
       });
 
       it('SIGTERM to both instances during a verification: it completes, and they take no new connection', async () => {
@@ -168,7 +174,7 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         assert.equal(finished.length, 1, 'the instance checking the code finished it before it stopped');
         // Nobody was left to redeem the receipt: the page's try is refused and uses nothing up.
         assert.equal(await confirmed(page), 'refused:upstream_unavailable');
-        site.instances[0] = await startInstance(app, site.env, site.instances[0]!.port);
+        await restartFirst(site);
         const receipt = await page.evaluate(() => document.querySelector<any>('otp-verify').value as string);
         const redeemed = await page.evaluate((r) => fetch('/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: r }) }).then((a) => a.json()), receipt);
         assert.deepEqual(redeemed, { user: 'alice', method: 'otp' });

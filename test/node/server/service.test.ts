@@ -177,6 +177,7 @@ describe('the service', () => {
   });
 
   it('serves metrics that a Prometheus parser reads, with sends by channel and outcome', async () => {
+    for (let i = 0; i < 3; i++) await call(`no-such-route-${i}`, undefined, await token());
     const response = await fetch(`${origin}/metrics`);
     assert.match(response.headers.get('content-type')!, /^text\/plain/);
     const families = parsePrometheus(await response.text()) as { name: string; metrics: { labels?: Record<string, string>; value?: string }[] }[];
@@ -184,7 +185,9 @@ describe('the service', () => {
     assert.deepEqual(family('verify_otp_sends_total').metrics.map((m) => [m.labels, m.value]), [[{ channel: 'sms', outcome: 'sent' }, '1']]);
     assert.ok(family('verify_upstream_duration_seconds'));
     assert.ok(Number(family('verify_service_credits').metrics[0]!.value) > 0);
-    assert.ok(family('verify_requests_total').metrics.some((m) => m.labels?.code === 'token_expired'));
+    const requests = family('verify_requests_total').metrics;
+    assert.ok(requests.some((m) => m.labels?.code === 'token_expired'));
+    assert.deepEqual(requests.filter((m) => m.labels?.status === '404').map((m) => [m.labels?.route, m.value]), [['other', '3']]);
   });
 
   it('logs one JSON line per request, with no token, code, phone, sample or secret in it', () => {
