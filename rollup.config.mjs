@@ -8,6 +8,10 @@ import minifyLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
 import { builtinModules } from 'node:module';
 import pkg from './package.json' with { type: 'json' };
 
+/** The languages the package ships besides English, each registered by its own module. */
+const LOCALES = ['ar', 'fr', 'tr', 'id'];
+const localeInputs = Object.fromEntries(LOCALES.map((code) => [`locales/${code}`, `src/locales/${code}.ts`]));
+
 // Dependencies stay external in the package: the user's install (or bundler) provides them. The
 // server's and the emulator's libraries are devDependencies bundled into their builds, so that an
 // install for the widgets alone does not fetch them (libphonenumber-js alone is 13 MB installed).
@@ -66,7 +70,7 @@ export default [
       'otp-verify/define': 'src/otp-verify/define.ts',
       'face-verify/define': 'src/face-verify/define.ts',
       'voice-verify/define': 'src/voice-verify/define.ts',
-      'locales/ar': 'src/locales/ar.ts',
+      ...localeInputs,
       'face-verify/model-face-detector': 'src/face-verify/model-face-detector.ts',
       'react/index': 'src/react/index.ts',
       'react/otp-verify': 'src/react/otp-verify.ts',
@@ -99,7 +103,7 @@ export default [
   worklet('dist/cdn', [terser()]),
   // Languages for the CDN file, each a file beside it: they register through the global object.
   {
-    input: { 'locales/ar': 'src/locales/ar.ts' },
+    input: localeInputs,
     output: { dir: 'dist/cdn', format: 'es' },
     plugins: [ts('dist/cdn', false), terser({ format: { comments: false } })],
   },

@@ -40,10 +40,13 @@ export function languageOf(element: HTMLElement): string {
   return (element.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en').toLowerCase();
 }
 
+/** Languages written right to left, of those a page may register (Intl.Locale's text info is not in every engine yet). */
+const RIGHT_TO_LEFT = new Set(['ar', 'fa', 'ur', 'he', 'ps', 'ckb', 'dv', 'yi']);
+
 export function directionOf(element: HTMLElement): 'ltr' | 'rtl' {
   const dir = element.closest('[dir]')?.getAttribute('dir') ?? document.documentElement.dir;
   if (dir === 'rtl' || dir === 'ltr') return dir;
-  return languageOf(element).split('-')[0] === 'ar' ? 'rtl' : 'ltr';
+  return RIGHT_TO_LEFT.has(languageOf(element).split('-')[0]!) ? 'rtl' : 'ltr';
 }
 
 export function stringsFor<S extends object>(english: S, language: string, overrides: Partial<S> = {}): S {

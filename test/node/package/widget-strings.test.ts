@@ -1,7 +1,8 @@
 /**
  * Each widget carries only its own strings: bundled alone, as a site's bundler would (after
  * `npm run build`), <otp-verify> holds every English string it says and none that only a face or
- * voice widget says, and so on for each; no widget holds Arabic until a page imports it.
+ * voice widget says, and so on for each; no widget holds Arabic until a page imports it, and a page
+ * that imports one language carries none of the others.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,12 @@ import { build } from 'esbuild';
 import { otpEnglish } from '../../../src/translations/en/otp.js';
 import { faceEnglish } from '../../../src/translations/en/face.js';
 import { voiceEnglish } from '../../../src/translations/en/voice.js';
+import { ar } from '../../../src/translations/ar.js';
+import { fr } from '../../../src/translations/fr.js';
+import { tr } from '../../../src/translations/tr.js';
+import { id } from '../../../src/translations/id.js';
 
+const LANGUAGES: Record<string, Record<string, unknown>> = { ar, fr, tr, id };
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const ENGLISH = { 'otp-verify': otpEnglish, 'face-verify': faceEnglish, 'voice-verify': voiceEnglish };
 const ARABIC_LETTER = /[\u0621-\u064A]/;
@@ -46,4 +52,18 @@ describe('the strings in each widget bundle', () => {
   it('Arabic comes with its import', async () => {
     assert.match(await bundle('otp-verify', "import 'verify-widgets/locales/ar';"), ARABIC_LETTER);
   });
+
+  for (const [code, strings] of Object.entries(LANGUAGES)) {
+    it(`a page that imports ${code} carries its strings and no other language's`, async () => {
+      const bundled = await bundle('otp-verify', `import 'verify-widgets/locales/${code}';`);
+      assert.ok(holds(bundled, strings.contactHeading as string), `its own contactHeading`);
+      const own = texts(strings);
+      const english = new Set(Object.values(ENGLISH).flatMap((e) => [...texts(e)]));
+      for (const [other, theirs] of Object.entries(LANGUAGES)) {
+        if (other === code) continue;
+        const carried = [...texts(theirs)].filter((text) => !own.has(text) && !english.has(text) && holds(bundled, text));
+        assert.deepEqual(carried, [], `${other} strings in a page that imported ${code}`);
+      }
+    });
+  }
 });
