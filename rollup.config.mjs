@@ -9,7 +9,7 @@ import { builtinModules } from 'node:module';
 import pkg from './package.json' with { type: 'json' };
 
 /** The languages the package ships besides English, each registered by its own module. */
-const LOCALES = ['ar', 'fr', 'tr', 'id'];
+const LOCALES = ['ar', 'ur', 'fa', 'hi', 'bn', 'fil', 'id', 'fr', 'tr'];
 const localeInputs = Object.fromEntries(LOCALES.map((code) => [`locales/${code}`, `src/locales/${code}.ts`]));
 
 // Dependencies stay external in the package: the user's install (or bundler) provides them. The

@@ -3,7 +3,7 @@
  * through, as a page that loads it late), and a site's own language fills what it has over English.
  * This file must not import the Arabic locale before its first test.
  */
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { registerLocale } from '../../../src/internal/localize.js';
 import '../../../src/otp-verify/define.js';
 import '../../../src/face-verify/define.js';
@@ -31,13 +31,27 @@ describe('languages by registration', () => {
   });
 
   it('a site’s own language: what it gives, and English for what it leaves out; an instance override wins', async () => {
-    registerLocale('fr', { contactHeading: 'Vérifions que c’est vous' });
-    const element = await widgetFixture<OtpVerify>('otp-verify', '', 'fr-CA');
-    expect(heading(element)).to.equal('Vérifions que c’est vous');
+    registerLocale('de', { contactHeading: 'Bestätigen Sie, dass Sie es sind' });
+    const element = await widgetFixture<OtpVerify>('otp-verify', '', 'de-AT');
+    expect(heading(element)).to.equal('Bestätigen Sie, dass Sie es sind');
     expect(submit(element)).to.equal('Send code');
     element.strings = { contactHeading: 'Bonjour' };
     await element.updateComplete;
     expect(heading(element)).to.equal('Bonjour');
     expect(partOf(element, 'base').getAttribute('dir')).to.equal('ltr');
+  });
+
+  it('Urdu and Persian are right to left like Arabic; a language nobody registered is English, left to right', async () => {
+    await import('../../../src/locales/ur.js');
+    await import('../../../src/locales/fa.js');
+    // Only a lang, as most pages have: the direction is the widget's to find.
+    const inPage = async (lang: string) => {
+      const element = (await fixture<HTMLDivElement>(html`<div lang=${lang}><otp-verify endpoint="/host"></otp-verify></div>`)).firstElementChild as OtpVerify;
+      await element.updateComplete;
+      return element;
+    };
+    const [urdu, persian, unknown] = [await inPage('ur-PK'), await inPage('fa'), await inPage('xx')];
+    expect([heading(urdu), heading(persian), heading(unknown)]).to.deep.equal(['تصدیق کریں کہ یہ آپ ہیں', 'تأیید هویت شما', 'Verify it’s you']);
+    expect([urdu, persian, unknown].map((e) => partOf(e, 'base').getAttribute('dir'))).to.deep.equal(['rtl', 'rtl', 'ltr']);
   });
 });

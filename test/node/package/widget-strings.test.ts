@@ -12,11 +12,16 @@ import { otpEnglish } from '../../../src/translations/en/otp.js';
 import { faceEnglish } from '../../../src/translations/en/face.js';
 import { voiceEnglish } from '../../../src/translations/en/voice.js';
 import { ar } from '../../../src/translations/ar.js';
+import { ur } from '../../../src/translations/ur.js';
+import { fa } from '../../../src/translations/fa.js';
+import { hi } from '../../../src/translations/hi.js';
+import { bn } from '../../../src/translations/bn.js';
+import { fil } from '../../../src/translations/fil.js';
+import { id } from '../../../src/translations/id.js';
 import { fr } from '../../../src/translations/fr.js';
 import { tr } from '../../../src/translations/tr.js';
-import { id } from '../../../src/translations/id.js';
 
-const LANGUAGES: Record<string, Record<string, unknown>> = { ar, fr, tr, id };
+const LANGUAGES: Record<string, Record<string, unknown>> = { ar, ur, fa, hi, bn, fil, id, fr, tr };
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const ENGLISH = { 'otp-verify': otpEnglish, 'face-verify': faceEnglish, 'voice-verify': voiceEnglish };
 const ARABIC_LETTER = /[\u0621-\u064A]/;
