@@ -25,12 +25,14 @@ export interface OtpDeps {
   learnCodeLength(length: number): void;
 }
 
+/** The template for the widget's language: its whole tag (`fr-ca`), else its language (`fr`), else English's. */
 function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
   const { templateId = { en: 1, ar: 2 } } = ctx.options;
   if (typeof templateId === 'number') return templateId;
-  const language = typeof lang === 'string' ? lang.toLowerCase().split('-')[0]! : 'en';
+  const tag = typeof lang === 'string' ? lang.toLowerCase() : 'en';
   // Own properties only: a lang of "__proto__" or "constructor" is just an unknown language.
-  return Object.hasOwn(templateId, language) ? templateId[language] : templateId.en;
+  const known = [tag, tag.split('-')[0]!, 'en'].find((key) => Object.hasOwn(templateId, key));
+  return known === undefined ? undefined : templateId[known];
 }
 
 /** Counts one request in a window; refused past its max. Answers the key, to give back if nothing was sent. */

@@ -25,6 +25,22 @@ describe('handler: an account whose templates are not 1-4', () => {
   });
 });
 
+describe('handler: the template for the widget\u2019s language', () => {
+  it('takes the whole tag, else the language, else English', async () => {
+    const t = await setup({ templateId: { en: 1, ar: 2, fr: 3, 'fr-ca': 4 }, limits: { resendCooldownSeconds: 0 } });
+    try {
+      const sent: Record<string, unknown> = {};
+      for (const lang of ['fr-CA', 'fr-FR', 'fr', 'ar-SA', 'ur', 'xx-YY']) {
+        assert.equal((await t.call('send-otp', { method: 'email', email: `${lang.toLowerCase()}@example.com`, lang })).status, 200, lang);
+        sent[lang] = t.upstream.filter((u) => u.path.endsWith('/send-otp')).at(-1)!.body!.template_id;
+      }
+      assert.deepEqual(sent, { 'fr-CA': 4, 'fr-FR': 3, fr: 3, 'ar-SA': 2, ur: 1, 'xx-YY': 1 });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('handler: send-otp and verify-otp', () => {
   let t: Awaited<ReturnType<typeof setup>>;
   before(async () => (t = await setup({ limits: { resendCooldownSeconds: 0 } })));
