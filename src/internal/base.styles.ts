@@ -35,6 +35,9 @@ export const baseStyles = css`
     border-radius: calc(var(--verify-radius) * 1.5);
     background: var(--verify-bg);
     line-height: 1.5;
+    /* A word longer than the widget is wide ("Enregistrement…" at 232 px) breaks, rather than
+       widen the widget past its space. */
+    overflow-wrap: anywhere;
   }
   .heading {
     font-size: 1.25em;

@@ -22,6 +22,8 @@ const SYSTEM = [
   { path: '/usr/sbin/nginx', pkg: 'nginx-light' },
   { path: '/usr/bin/php', pkg: 'php-cli' },
   { path: '/usr/lib/python3/dist-packages/flask/__init__.py', pkg: 'python3-flask' },
+  // Fonts for the scripts of the ten languages (Urdu, Bengali, Devanagari), so that layouts are measured in real glyphs.
+  { path: '/usr/share/fonts/truetype/noto/NotoSansBengali-Regular.ttf', pkg: 'fonts-noto-core' },
 ];
 
 function run(command, args) {

@@ -10,6 +10,8 @@ import '../../../src/face-verify/define.js';
 import type { OtpVerify } from '../../../src/otp-verify/otp-verify.js';
 import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
 import { partOf, widgetFixture } from '../support/widget.js';
+import { fakeHost, sent } from '../support/fake-host.js';
+import { sendTo } from '../support/otp.js';
 
 const heading = (element: HTMLElement) => element.shadowRoot!.querySelector('[part~="heading"]')!.textContent!.trim();
 const submit = (element: OtpVerify) => partOf(element, 'submit').textContent!.trim();
@@ -53,5 +55,21 @@ describe('languages by registration', () => {
     const [urdu, persian, unknown] = [await inPage('ur-PK'), await inPage('fa'), await inPage('xx')];
     expect([heading(urdu), heading(persian), heading(unknown)]).to.deep.equal(['تصدیق کریں کہ یہ آپ ہیں', 'تأیید هویت شما', 'Verify it’s you']);
     expect([urdu, persian, unknown].map((e) => partOf(e, 'base').getAttribute('dir'))).to.deep.equal(['rtl', 'rtl', 'ltr']);
+  });
+
+  it('Persian digits in Persian, and Latin ones where the page asks for them with -u-nu-latn', async () => {
+    const host = fakeHost({ 'send-otp': () => sent() });
+    try {
+      const texts = [];
+      for (const lang of ['fa', 'fa-u-nu-latn']) {
+        const element = (await fixture<HTMLDivElement>(html`<div lang=${lang}><otp-verify endpoint="/host" country="SA"></otp-verify></div>`)).firstElementChild as OtpVerify;
+        await sendTo(element);
+        texts.push(element.shadowRoot!.textContent!.replace(/\s+/g, ' '));
+      }
+      expect(texts[0]).to.contain('۶ رقم').and.contain('۰:۳۰');
+      expect(texts[1]).to.contain('6 رقم').and.contain('0:30');
+    } finally {
+      host.stop();
+    }
   });
 });

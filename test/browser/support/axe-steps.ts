@@ -2,8 +2,7 @@ import { expect } from '@open-wc/testing';
 import { fakeHost, type Routes } from './fake-host.js';
 import { restoreGetUserMedia } from './media.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
-// Arabic is registered, as a page that speaks it does.
-import '../../../src/locales/ar.js';
+import { TESTED_LANGUAGES } from './languages.js';
 
 export interface AxeStep<T extends VerifyElement> {
   name: string;
@@ -18,8 +17,8 @@ export interface AxeStep<T extends VerifyElement> {
 }
 
 /**
- * One accessibility suite for any widget: axe on every step, in English and in Arabic (right to
- * left), each step reached afresh from a new element and a fake host.
+ * One accessibility suite for any widget: axe on every step, in each tested language (right to left
+ * among them), each step reached afresh from a new element and a fake host.
  */
 export function axeEachStep<T extends VerifyElement>(
   tag: string,
@@ -31,7 +30,7 @@ export function axeEachStep<T extends VerifyElement>(
     timeout?: number;
   },
 ): void {
-  for (const lang of ['en', 'ar']) {
+  for (const lang of TESTED_LANGUAGES) {
     describe(`<${tag}> accessibility (${lang})`, function () {
       this.timeout(suite.timeout ?? 20_000);
       let host: ReturnType<typeof fakeHost>;
