@@ -6,7 +6,15 @@ import { withDetector } from '/demo.js';
 import { codeBlock, h } from '/dom.js';
 
 const EVENTS = ['verify-step-change', 'verify-code-sent', 'verify-request', 'verify-success', 'verify-failure', 'verify-error', 'verify-enrolled'];
-const LANGUAGE = { name: 'lang', label: 'Language', kind: 'radio', options: [['en', 'English'], ['ar', 'العربية']], value: 'en', implied: 'en' };
+// Each language by its own name; the site loads every one of them (site.mjs).
+const LANGUAGE = {
+  name: 'lang',
+  label: 'Language',
+  kind: 'select',
+  options: [['en', 'English'], ['ar', 'العربية'], ['ur', 'اردو'], ['fa', 'فارسی'], ['hi', 'हिन्दी'], ['bn', 'বাংলা'], ['fil', 'Filipino'], ['id', 'Bahasa Indonesia'], ['fr', 'Français'], ['tr', 'Türkçe']],
+  value: 'en',
+  implied: 'en',
+};
 // A page's stylesheet, not an attribute: the stage says it.
 const DARK = { name: 'dark', label: 'Dark', kind: 'checkbox', value: false, stylesheet: true };
 const MODE = { name: 'mode', label: 'Mode', kind: 'radio', options: [['enroll', 'Register'], ['verify', 'Verify']], value: 'enroll', implied: 'verify' };
@@ -101,7 +109,7 @@ function markupOf(tag, state) {
   return [
     '<!-- dist/cdn/ of the package, served as /assets/ -->',
     '<script type="module" src="/assets/verify-widgets.js"></script>',
-    ...(state.lang === 'ar' ? ['<script type="module" src="/assets/locales/ar.js"></script>'] : []),
+    ...(state.lang !== 'en' ? [`<script type="module" src="/assets/locales/${state.lang}.js"></script>`] : []),
     '<script type="module" src="/verify.js"></script>',
     '',
     `<${tag}${attributes}></${tag}>`,

@@ -72,8 +72,8 @@ export async function renderPage(page) {
     <link rel="icon" href="/favicon.svg" />
     <link rel="stylesheet" href="/demo.css" />
     <script type="module" src="/dist/cdn/verify-widgets.js"></script>
-    <!-- Arabic, for the widgets switched to lang="ar": a language is a file of its own. -->
-    <script type="module" src="/dist/cdn/locales/ar.js"></script>
+    <!-- The nine languages besides English, for widgets switched to another lang: each is a file of its own. -->
+${['ar', 'ur', 'fa', 'hi', 'bn', 'fil', 'id', 'fr', 'tr'].map((code) => `    <script type="module" src="/dist/cdn/locales/${code}.js"></script>`).join('\n')}
     <script type="module" src="/demo.js"></script>${page.script ? `\n    <script type="module" src="${page.script}"></script>` : ''}
   </head>
   <body>

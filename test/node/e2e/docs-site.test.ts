@@ -94,7 +94,7 @@ describe('the documentation site', () => {
     }, tag);
   const attribute = (page: Page, tag: string, name: string) => page.evaluate((t, n) => document.querySelector(`.stage ${t}`)!.getAttribute(n), tag, name);
 
-  it('<otp-verify> controls: a checkbox, a select, a radio and the dark switch each change the widget and its markup', async () => {
+  it('<otp-verify> controls: a checkbox, the country and language selects and the dark switch each change the widget and its markup', async () => {
     const { page } = demo;
     await open(page, `${demo.url}otp-verify`, errors);
     await page.click('input[name$="-channels"][value="whatsapp"]');
@@ -103,7 +103,7 @@ describe('the documentation site', () => {
     await page.select('select[name$="-country"]', 'AE');
     assert.equal(await attribute(page, 'otp-verify', 'country'), 'AE');
     await page.waitForFunction(() => document.querySelector<any>('.stage otp-verify').shadowRoot?.querySelector('[part~="prefix"]')?.textContent === '+971');
-    await page.click('input[name$="-lang"][value="ar"]');
+    await page.select('select[name$="-lang"]', 'ar');
     await page.waitForFunction(() => document.querySelector<any>('.stage otp-verify').shadowRoot?.querySelector('[part~="base"]')?.dir === 'rtl');
     await page.click('input[name$="-dark"]');
     assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.stage otp-verify')!).colorScheme), 'dark');
