@@ -37,7 +37,8 @@ export interface SessionTokenHooks {
   canEnroll(userId: string, request: Request): Promise<true | undefined>;
 }
 
-const refused = (code: 'token_missing' | 'token_expired' | 'token_invalid', message: string) => new HandlerError(code, message);
+const UNCONFIRMED = 'Your session could not be confirmed. Reload the page to continue.';
+const refused = (code: 'token_missing' | 'token_expired' | 'token_invalid', message = UNCONFIRMED) => new HandlerError(code, message);
 
 export function sessionTokenAuth(options: SessionTokenOptions): SessionTokenHooks {
   if (typeof options.secret !== 'string' || new TextEncoder().encode(options.secret).length < 32) {
@@ -63,7 +64,7 @@ export function sessionTokenAuth(options: SessionTokenOptions): SessionTokenHook
 
 async function verifySessionToken(header: string | null, secret: string, skew: number): Promise<SessionTokenClaims> {
   const token = /^Bearer ([A-Za-z0-9_.-]{1,4096})$/.exec(header ?? '')?.[1];
-  if (!token) throw refused('token_missing', 'Your session could not be confirmed. Reload the page to continue.');
+  if (!token) throw refused('token_missing');
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, await hmacKey(secret), {
@@ -74,7 +75,7 @@ async function verifySessionToken(header: string | null, secret: string, skew: n
     }));
   } catch (error) {
     if (error instanceof errors.JWTExpired) throw refused('token_expired', 'Your session has expired. Reload the page to continue.');
-    throw refused('token_invalid', 'Your session could not be confirmed. Reload the page to continue.');
+    throw refused('token_invalid');
   }
   const { sub, sid, enroll, iat, exp } = payload;
   const wellFormed =
@@ -84,6 +85,6 @@ async function verifySessionToken(header: string | null, secret: string, skew: n
     typeof iat === 'number' && typeof exp === 'number' &&
     // A token that claims a long life is refused whatever its signature: the site's clock or code is wrong.
     exp - iat <= MAX_SESSION_TOKEN_SECONDS && iat <= Date.now() / 1000 + skew;
-  if (!wellFormed) throw refused('token_invalid', 'Your session could not be confirmed. Reload the page to continue.');
+  if (!wellFormed) throw refused('token_invalid');
   return { sub: sub as string | undefined, sid: sid as string, enroll: enroll as boolean | undefined, iat, exp };
 }

@@ -13,25 +13,23 @@ import { readdirSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import type { Page } from 'puppeteer-core';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { cameraFrom, cspViolations, openBrowser, press, untilStep } from '../e2e/demo-browser.js';
-import { control, latestCode, until } from '../helpers.js';
+import { cameraFrom, cspViolations, openBrowser, untilStep } from '../e2e/demo-browser.js';
+import { control, until } from '../helpers.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
-import { installApp, passOtp, type App } from './consumer-apps.js';
+import { faceFromCamera, installApp, passOtp, sendCodeTo, typeCodeFor, type App } from './consumer-apps.js';
 import { startInstance, startSite, type Site } from './any-backend.js';
 
 const confirmed = (page: Page) => page.waitForFunction(() => document.querySelector('#confirmed')?.textContent, { timeout: 15_000 }).then((h) => h.jsonValue() as Promise<string>);
 
-/** Registers (mode enroll) or verifies the camera's face in the page's <face-verify>; answers the step it ends on. */
+/** Registers (mode enroll) or verifies the camera's face in the page's <face-verify>, once the widget knows who is asking. */
 async function faceStep(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelector<any>('face-verify')?.config !== undefined, { timeout: 15_000 });
-  await press(page, 'face-verify', 'submit');
-  await untilStep(page, 'face-verify', 'preview');
-  await page.waitForFunction(() => document.querySelector<any>('face-verify').shadowRoot.querySelector('video')?.videoWidth > 0);
-  await press(page, 'face-verify', 'shutter');
-  await untilStep(page, 'face-verify', 'review');
-  await press(page, 'face-verify', 'submit');
-  await untilStep(page, 'face-verify', 'success', 30_000);
+  await faceFromCamera(page, 30_000);
 }
+
+/** What the site's /confirm answers for a receipt posted from the page, as the page's own script posts it. */
+const confirm = (page: Page, receipt: string) =>
+  page.evaluate((r) => fetch('/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: r }) }).then((a) => a.json()), receipt);
 
 /** A session token as a site would mint it, with `claims` over the usual ones. */
 async function token(secret: string, claims: Record<string, unknown> = {}): Promise<string> {
@@ -79,7 +77,7 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         await passOtp(page, emulator.origin, phones[0]);
         assert.equal(await confirmed(page), 'otp:alice');
         const receipt = await page.evaluate(() => document.querySelector<any>('otp-verify').value as string);
-        const again = await page.evaluate((r) => fetch('/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: r }) }).then((a) => a.json()), receipt);
+        const again = await confirm(page, receipt);
         assert.deepEqual(again, { refused: 'receipt_used' });
         assert.deepEqual(await cspViolations(page), []);
       });
@@ -103,14 +101,10 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
           (window as any).renewals = 0;
           document.addEventListener('verify-session-token', () => (window as any).renewals++);
         });
-        const typed = phones[1];
-        await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'));
-        await ((await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'))) as any).type(typed);
-        await page.keyboard.press('Enter');
-        await untilStep(page, 'otp-verify', 'code');
+        const phone = await sendCodeTo(page, phones[1]);
         // The token lives 1 s, and the service allows 5 s of clock difference.
         await until('the token to expire', () => Date.now() - minted > 7500, 10_000, 100);
-        await page.keyboard.type(await latestCode(emulator.origin, `+966${typed.replace(/\D/g, '')}`), { delay: 20 });
+        await typeCodeFor(page, emulator.origin, phone);
         await untilStep(page, 'otp-verify', 'success');
         assert.equal(await page.evaluate(() => (window as any).renewals), 1);
         assert.equal(await confirmed(page), 'otp:alice');
@@ -140,13 +134,9 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
       it('one instance killed mid-flow: the other serves the person', async () => {
         const { page } = browser;
         await page.goto(`${site.origin}/`);
-        const typed = phones[2];
-        await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'));
-        await ((await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'))) as any).type(typed);
-        await page.keyboard.press('Enter');
-        await untilStep(page, 'otp-verify', 'code');
+        const phone = await sendCodeTo(page, phones[2]);
         await site.instances[0]!.stop('SIGKILL');
-        await page.keyboard.type(await latestCode(emulator.origin, `+966${typed.replace(/\D/g, '')}`), { delay: 20 });
+        await typeCodeFor(page, emulator.origin, phone);
         await untilStep(page, 'otp-verify', 'success');
         assert.equal(await confirmed(page), 'otp:alice');
         await restartFirst(site);
@@ -155,14 +145,10 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
       it('SIGTERM to both instances during a verification: it completes, and they take no new connection', async () => {
         const { page } = browser;
         await page.goto(`${site.origin}/`);
-        const typed = phones[3];
-        await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'));
-        await ((await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'))) as any).type(typed);
-        await page.keyboard.press('Enter');
-        await untilStep(page, 'otp-verify', 'code');
+        const phone = await sendCodeTo(page, phones[3]);
         // The service answers the check after 3 s: the instance is told to stop while it waits.
         await control(emulator.origin, 'POST', 'faults', { kind: 'latency', route: 'verify-otp', ms: 3000, times: 1 });
-        await page.keyboard.type(await latestCode(emulator.origin, `+966${typed.replace(/\D/g, '')}`), { delay: 20 });
+        await typeCodeFor(page, emulator.origin, phone);
         await until('the check to reach the service', async () => ((await control(emulator.origin, 'GET', 'faults')) as { faults: unknown[] }).faults.length === 0);
         await Promise.all(site.instances.map((instance) => instance.stop('SIGTERM')));
         for (const { port } of site.instances) {
@@ -176,7 +162,7 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         assert.equal(await confirmed(page), 'refused:upstream_unavailable');
         await restartFirst(site);
         const receipt = await page.evaluate(() => document.querySelector<any>('otp-verify').value as string);
-        const redeemed = await page.evaluate((r) => fetch('/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: r }) }).then((a) => a.json()), receipt);
+        const redeemed = await confirm(page, receipt);
         assert.deepEqual(redeemed, { user: 'alice', method: 'otp' });
       });
     });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { openBrowser, untilStep } from '../e2e/demo-browser.js';
+import { openBrowser, press, untilStep } from '../e2e/demo-browser.js';
 import { latestCode, solveNatively } from '../helpers.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -32,17 +32,38 @@ export function installApp(name: string): App {
   return { dir, remove: () => rmSync(work, { recursive: true, force: true }) };
 }
 
-/** In the page's <otp-verify>: types the phone (Saudi, local digits), reads the code from the emulator's outbox, types it, and waits for success. */
-export async function passOtp(page: Page, emulatorOrigin: string, localPhone: string): Promise<void> {
+/** In the page's <otp-verify>: types the phone (Saudi, local digits), sends, and waits for the code step; answers the number in E.164. */
+export async function sendCodeTo(page: Page, localPhone: string): Promise<string> {
   await page.waitForFunction(() => document.querySelector<any>('otp-verify')?.shadowRoot?.querySelector('#phone'), { timeout: 15_000 });
   const phone = await page.evaluateHandle(() => document.querySelector<any>('otp-verify').shadowRoot.querySelector('#phone'));
   await (phone as any).type(localPhone);
   await page.keyboard.press('Enter');
   await untilStep(page, 'otp-verify', 'code');
-  await page.keyboard.type(await latestCode(emulatorOrigin, `+966${localPhone.replace(/\D/g, '').replace(/^0/, '')}`), { delay: 20 });
+  return `+966${localPhone.replace(/\D/g, '').replace(/^0/, '')}`;
+}
+
+/** Types the code the emulator "sent" to `phone` into the page's <otp-verify>. */
+export async function typeCodeFor(page: Page, emulatorOrigin: string, phone: string): Promise<void> {
+  await page.keyboard.type(await latestCode(emulatorOrigin, phone), { delay: 20 });
+}
+
+/** In the page's <otp-verify>: sends a code to the phone, reads it from the emulator's outbox, types it, and waits for success. */
+export async function passOtp(page: Page, emulatorOrigin: string, localPhone: string): Promise<void> {
+  await typeCodeFor(page, emulatorOrigin, await sendCodeTo(page, localPhone));
   // A full code is sent at once when the handler knows the code length; otherwise the person presses Enter.
   if (await page.evaluate(() => document.querySelector<any>('otp-verify').step === 'code')) await page.keyboard.press('Enter');
   await untilStep(page, 'otp-verify', 'success');
+}
+
+/** In the page's <face-verify> (with `manual`): starts the camera, takes the photo, sends it, and waits for success. */
+export async function faceFromCamera(page: Page, timeout?: number): Promise<void> {
+  await press(page, 'face-verify', 'submit');
+  await untilStep(page, 'face-verify', 'preview');
+  await page.waitForFunction(() => document.querySelector<any>('face-verify').shadowRoot.querySelector('video')?.videoWidth > 0);
+  await press(page, 'face-verify', 'shutter');
+  await untilStep(page, 'face-verify', 'review');
+  await press(page, 'face-verify', 'submit');
+  await untilStep(page, 'face-verify', 'success', timeout);
 }
 
 /** A fresh Chromium on `url`, keeping every error the page logs from before it loads (React's hydration errors among them). */

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
-import { passOtp } from './consumer-apps.js';
+import { faceFromCamera, passOtp } from './consumer-apps.js';
 import { cameraFrom, cspViolations, microphoneFrom, openBrowser, press, untilStep } from '../e2e/demo-browser.js';
 // @ts-expect-error: a plain ES module of the tests, without types
 import { startHost } from '../../consumers/host.mjs';
@@ -29,14 +29,7 @@ describe('a plain HTML page with the CDN file in one script tag, under a strict 
   });
 
   it('registers a face from the camera', async () => {
-    const { page } = browser;
-    await press(page, 'face-verify', 'submit');
-    await untilStep(page, 'face-verify', 'preview');
-    await page.waitForFunction(() => document.querySelector<any>('face-verify').shadowRoot.querySelector('video')?.videoWidth > 0);
-    await press(page, 'face-verify', 'shutter');
-    await untilStep(page, 'face-verify', 'review');
-    await press(page, 'face-verify', 'submit');
-    await untilStep(page, 'face-verify', 'success');
+    await faceFromCamera(browser.page);
   });
 
   it('registers a voice, the recorder worklet loaded from beside the CDN file', async () => {
