@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, normalize } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY } from '../dist/emulator/index.js';
+import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY, TEMPLATE_IDS } from '../dist/emulator/index.js';
 import { createServiceClient } from '../dist/server/index.js';
 // A Node server, so the Node entry's handler: keep-alive node:http to the service, node:crypto.
 import { createVerifyHandler, toNodeListener } from '../dist/server/node.js';
@@ -52,6 +52,8 @@ const handler = createVerifyHandler({
   allowReenrollment: true,
   // The emulator's codes have 6 digits (its --otp-length); a host sets what its service sends.
   codeLength: 6,
+  // The emulator's template in each of the ten languages, so an Urdu page is sent the Urdu message.
+  templateId: TEMPLATE_IDS,
   // Everyone is 127.0.0.1 here, so the per-address cap is roomier than a site's would be.
   limits: { resendCooldownSeconds: Number(process.env.RESEND_COOLDOWN ?? 30), sendsPerIp: { max: 200, windowSeconds: 3600 } },
   onVerified: ({ userId, method }) => console.log(`[host] verified ${userId ?? 'a guest'} by ${method}`),

@@ -14,7 +14,7 @@ import type { OutboxMessage } from './outbox.js';
 export { DEFAULT_SETTINGS, DEVELOPMENT_KEY, type EmulatorSettings, type SettingsInput, type CostedOperation } from './settings.js';
 export type { OutboxMessage } from './outbox.js';
 export type { Fault, FaultKind } from './faults.js';
-export { TEMPLATES, type Template } from './templates.js';
+export { TEMPLATES, TEMPLATE_IDS, type Template } from './templates.js';
 export { EmulatorState } from './state.js';
 
 export interface EmulatorOptions extends SettingsInput {

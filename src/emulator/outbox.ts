@@ -7,7 +7,7 @@ export interface OutboxMessage {
   channel: OtpChannel;
   to: string;
   templateId: number;
-  language: 'en' | 'ar';
+  language: string;
   text: string;
   code: string;
   /** True when this message went out on the fallback channel. */

@@ -6,6 +6,7 @@ import { cssVars } from '../internal/css-vars.js';
 import { leftToRight } from './bidi.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
 import { format, formatSeconds } from '../internal/localize.js';
+import { plural } from '../core/plural.js';
 import type { OtpStrings } from '../translations/en/otp.js';
 import type { StepView } from '../internal/verify-element.js';
 import type { ConfigResponse } from '../core/protocol.js';
@@ -31,9 +32,9 @@ export function problemText(v: Pick<OtpView, 't' | 'language' | 'wait'>, problem
   return failureText(v.t, v.language, null, { reason: problem.code, attemptsLeft: problem.attemptsLeft, retryAfter });
 }
 
-/** How many digits the code has, when known, in the widget's digits. */
+/** How many digits the code has, when known, in the widget's digits and grammar. */
 export function codeHint(t: OtpStrings, language: string, length: number | null): string {
-  return length ? format(t.codeHint, { length: new Intl.NumberFormat(language).format(length) }) : t.codeHintAny;
+  return length ? plural(t.codeHint, length, language) : t.codeHintAny;
 }
 
 /** The code field's accessible name and errors, which it keeps in the light DOM. */

@@ -16,7 +16,7 @@ export const ar: Strings = {
   codeSentTo: 'أرسلنا رمزًا إلى {to}.',
   codeMaybeSentTo: 'تعذّر التأكد من إرسال رمز إلى {to}. إذا وصلك رمز فأدخله هنا.',
   codeLabel: 'رمز التحقق',
-  codeHint: '{length} أرقام',
+  codeHint: { zero: '{count} رقم', one: 'رقم واحد', two: 'رقمان', few: '{count} أرقام', many: '{count} رقمًا', other: '{count} رقم' },
   codeHintAny: 'من ٤ إلى ٨ أرقام',
   verify: 'تحقّق',
   verifying: 'جارٍ التحقق من الرمز…',

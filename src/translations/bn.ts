@@ -16,7 +16,7 @@ export const bn: Strings = {
   codeSentTo: 'আমরা {to}-এ একটি কোড পাঠিয়েছি।',
   codeMaybeSentTo: '{to}-এ কোড গেছে কি না আমরা নিশ্চিত হতে পারিনি। কোড এলে এখানে লিখুন।',
   codeLabel: 'একবারের কোড',
-  codeHint: '{length} অঙ্ক',
+  codeHint: { one: '{count} অঙ্ক', other: '{count} অঙ্ক' },
   codeHintAny: '৪ থেকে ৮ অঙ্ক',
   verify: 'যাচাই করুন',
   verifying: 'আপনার কোড যাচাই করা হচ্ছে…',

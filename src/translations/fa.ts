@@ -16,7 +16,7 @@ export const fa: Strings = {
   codeSentTo: 'کدی به {to} فرستادیم.',
   codeMaybeSentTo: 'نتوانستیم تأیید کنیم که کدی به {to} رفته است. اگر کدی رسید، آن را اینجا وارد کنید.',
   codeLabel: 'کد یک‌بارمصرف',
-  codeHint: '{length} رقم',
+  codeHint: { one: '{count} رقم', other: '{count} رقم' },
   codeHintAny: '۴ تا ۸ رقم',
   verify: 'تأیید',
   verifying: 'در حال بررسی کد…',

@@ -16,7 +16,7 @@ export const fil: Strings = {
   codeSentTo: 'Nagpadala kami ng code sa {to}.',
   codeMaybeSentTo: 'Hindi namin matiyak kung naipadala ang code sa {to}. Kung dumating ang code, ilagay ito rito.',
   codeLabel: 'Isang beses na code',
-  codeHint: '{length} digit',
+  codeHint: { one: '{count} digit', other: '{count} digit' },
   codeHintAny: '4 hanggang 8 digit',
   verify: 'I-verify',
   verifying: 'Sinusuri ang iyong code…',

@@ -16,7 +16,7 @@ export const fr: Strings = {
   codeSentTo: 'Nous avons envoyé un code à {to}.',
   codeMaybeSentTo: 'Nous n’avons pas pu confirmer l’envoi d’un code à {to}. Si un code arrive, saisissez-le ici.',
   codeLabel: 'Code à usage unique',
-  codeHint: '{length} chiffres',
+  codeHint: { one: '{count} chiffre', many: '{count} de chiffres', other: '{count} chiffres' },
   codeHintAny: '4 à 8 chiffres',
   verify: 'Vérifier',
   verifying: 'Vérification de votre code…',

@@ -16,7 +16,7 @@ export const hi: Strings = {
   codeSentTo: 'हमने {to} पर कोड भेजा है।',
   codeMaybeSentTo: 'हम पुष्टि नहीं कर सके कि {to} पर कोड गया या नहीं। अगर कोड आए, तो उसे यहाँ डालें।',
   codeLabel: 'एक बार का कोड',
-  codeHint: '{length} अंक',
+  codeHint: { one: '{count} अंक', other: '{count} अंक' },
   codeHintAny: '4 से 8 अंक',
   verify: 'पुष्टि करें',
   verifying: 'आपका कोड जाँचा जा रहा है…',

@@ -16,7 +16,7 @@ export const id: Strings = {
   codeSentTo: 'Kami telah mengirim kode ke {to}.',
   codeMaybeSentTo: 'Kami tidak dapat memastikan kode terkirim ke {to}. Jika kode tiba, masukkan di sini.',
   codeLabel: 'Kode sekali pakai',
-  codeHint: '{length} digit',
+  codeHint: { other: '{count} digit' },
   codeHintAny: '4 sampai 8 digit',
   verify: 'Verifikasi',
   verifying: 'Memeriksa kode Anda…',

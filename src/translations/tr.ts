@@ -16,7 +16,7 @@ export const tr: Strings = {
   codeSentTo: 'Bir kod gönderdik: {to}.',
   codeMaybeSentTo: 'Kodun gidip gitmediğini doğrulayamadık: {to}. Bir kod gelirse buraya girin.',
   codeLabel: 'Tek kullanımlık kod',
-  codeHint: '{length} haneli',
+  codeHint: { one: '{count} haneli', other: '{count} haneli' },
   codeHintAny: '4 ila 8 haneli',
   verify: 'Doğrula',
   verifying: 'Kodunuz kontrol ediliyor…',

@@ -16,7 +16,7 @@ export const ur: Strings = {
   codeSentTo: 'ہم نے {to} پر کوڈ بھیج دیا ہے۔',
   codeMaybeSentTo: 'ہم تصدیق نہیں کر سکے کہ {to} پر کوڈ گیا یا نہیں۔ اگر کوڈ آ جائے تو یہاں درج کریں۔',
   codeLabel: 'ایک بار کا کوڈ',
-  codeHint: '{length} ہندسے',
+  codeHint: { one: '{count} ہندسہ', other: '{count} ہندسے' },
   codeHintAny: '4 سے 8 ہندسے',
   verify: 'تصدیق کریں',
   verifying: 'آپ کا کوڈ جانچا جا رہا ہے…',

@@ -1,3 +1,4 @@
+import type { Plural } from '../../core/plural.js';
 import { common, type CommonStrings } from './common.js';
 
 /** What <otp-verify> says. English is built in; other languages are registered (see localize). */
@@ -17,7 +18,7 @@ export const otp = {
   codeSentTo: 'We sent a code to {to}.',
   codeMaybeSentTo: 'We couldn’t confirm that a code went to {to}. If a code arrives, enter it here.',
   codeLabel: 'One-time code',
-  codeHint: '{length} digits',
+  codeHint: { one: '{count} digit', other: '{count} digits' } as Plural,
   codeHintAny: '4 to 8 digits',
   verify: 'Verify',
   verifying: 'Checking your code…',

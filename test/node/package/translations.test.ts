@@ -59,6 +59,8 @@ describe('translations', () => {
           assert.equal(text, (strings.error_wrong_code_left as Plural)[category]!.replace('{count}', new Intl.NumberFormat(code).format(count)));
           return `${count} (${category}): ${text}`;
         });
+        // The hint for the code's length goes by the same plural rules.
+        rows.push(`4 / 6 / 11 digits: ${[4, 6, 11].map((count) => plural(strings.codeHint as Plural, count, code)).join(' / ')}`);
         console.log(`${code}\n  ${rows.join('\n  ')}`);
       });
     });

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { codeSentTo, setup } from './handler-setup.js';
+import { TEMPLATE_IDS } from '../../../src/emulator/templates.js';
 
 const PHONE = '+966501234567';
 
@@ -35,6 +37,23 @@ describe('handler: the template for the widget\u2019s language', () => {
         sent[lang] = t.upstream.filter((u) => u.path.endsWith('/send-otp')).at(-1)!.body!.template_id;
       }
       assert.deepEqual(sent, { 'fr-CA': 4, 'fr-FR': 3, fr: 3, 'ar-SA': 2, ur: 1, 'xx-YY': 1 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with the emulator’s TEMPLATE_IDS, a page in any shipped language gets the message in its language', async () => {
+    const shipped = [...readdirSync(new URL('../../../src/translations/', import.meta.url)).flatMap((f) => /^([a-z]{2,3})\.ts$/.exec(f)?.[1] ?? [])];
+    assert.equal(shipped.length, 10);
+    const t = await setup({ templateId: TEMPLATE_IDS, limits: { resendCooldownSeconds: 0 } });
+    try {
+      for (const lang of shipped) {
+        const email = `${lang}@example.com`;
+        assert.equal((await t.call('send-otp', { method: 'email', email, lang: `${lang}-XX` })).status, 200, lang);
+        const [message] = t.emu.state.outbox.list(email);
+        assert.equal(message?.language, lang);
+        assert.ok(message.text.includes(message.code) && !/[{}]/.test(message.text), message.text);
+      }
     } finally {
       await t.close();
     }
