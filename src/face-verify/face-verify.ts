@@ -18,13 +18,13 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  *
  * @summary Selfie verification: priming, camera preview with a face guide, quality gate, review, upload.
  *
- * @fires verify-step-change - The step changed: `{step, previous}`.
- * @fires verify-success - Verified: `{method: 'face', receipt, expiresAt, metrics}`; check the receipt on your server.
- * @fires verify-enrolled - The face was registered (mode="enroll"): `{kind: 'face'}`.
- * @fires verify-failure - The face did not match: `{code, message, attemptsLeft, metrics}`.
- * @fires verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
- * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
- * @fires verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
+ * @fires {VerifyStepChangeEvent<FaceStep>} verify-step-change - The step changed: `{step, previous}`.
+ * @fires {VerifySuccessEvent} verify-success - Verified: `{method: 'face', receipt, expiresAt, metrics}`; check the receipt on your server.
+ * @fires {VerifyEnrolledEvent} verify-enrolled - The face was registered (mode="enroll"): `{kind: 'face'}`.
+ * @fires {VerifyFailureEvent} verify-failure - The face did not match: `{code, message, attemptsLeft, metrics}`.
+ * @fires {VerifyErrorEvent} verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
+ * @fires {VerifyRequestEvent} verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires {VerifySessionTokenEvent} verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
  *
  * @csspart base - The whole widget.
  * @csspart heading - Each step's heading.
@@ -77,8 +77,8 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   detector: FaceDetectorLike | null = browserFaceDetector();
 
   /** @internal */
-  readonly camera = new CameraController(this);
-  protected readonly sampler = new FrameSampler(this, {
+  readonly camera = new CameraController(this, () => this.flow.send({ type: 'released' }));
+  protected readonly sampler: FrameSampler = new FrameSampler(this, {
     video: () => this.renderRoot.querySelector('video'),
     detector: () => this.detector,
     active: () => this.step === 'preview',
@@ -99,11 +99,6 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   /** @internal */
   photo: HTMLCanvasElement | null = null;
   #spoken = '';
-
-  constructor() {
-    super();
-    this.camera.onRelease = () => this.flow.send({ type: 'released' });
-  }
 
   protected renderStep() {
     return renderFaceStep(this);

@@ -40,11 +40,13 @@ export function classifyDeviceError<Missing extends 'no-camera' | 'no-microphone
 
 export abstract class DeviceController implements ReactiveController {
   stream: MediaStream | null = null;
-  /** Called when the device is released by the page being hidden, so the element can move on. */
-  onRelease: (() => void) | null = null;
   protected abstract readonly missing: 'no-camera' | 'no-microphone';
 
-  constructor(protected readonly host: ReactiveControllerHost & HTMLElement) {
+  /** `onRelease` is called when the device is released by the page being hidden, so the element can move on. */
+  constructor(
+    protected readonly host: ReactiveControllerHost & HTMLElement,
+    private readonly onRelease?: () => void,
+  ) {
     host.addController(this);
   }
 

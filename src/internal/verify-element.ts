@@ -76,11 +76,11 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   #proving: number | null = null;
   /** @internal What the host handler says (GET config); undefined until it answers, or when it cannot. */
   config?: ConfigResponse;
-  protected readonly configRequest = new RequestController(this);
+  protected readonly configRequest: RequestController = new RequestController(this);
   /** The widget's calls to the host (send, verify, upload), apart from config: a new one drops the last. */
-  protected readonly requests = new RequestController(this);
+  protected readonly requests: RequestController = new RequestController(this);
   #configLoaded: Promise<void> = Promise.resolve();
-  protected readonly internals = this.attachInternals();
+  protected readonly internals: ElementInternals = this.attachInternals();
   #receipt = '';
   #renderedStep: Step | null = null;
 

@@ -20,14 +20,14 @@ import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
  *
  * @summary One-time code verification: contact entry, channel choice, code entry, resend, fallback.
  *
- * @fires verify-step-change - The step changed: `{step, previous}`.
- * @fires verify-code-sent - A code went out: `{method, to, resendAfter}`.
- * @fires verify-success - Verified: `{method, receipt, expiresAt, metrics}`; check the receipt on your server.
- * @fires verify-failure - A wrong, expired or exhausted code: `{code, message, attemptsLeft, metrics}`.
- * @fires verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
- * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
- * @fires verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
- * @fires verify-human-check - The handler asks for the host's own human check: call `respondWith(token)` during the event.
+ * @fires {VerifyStepChangeEvent<OtpStep>} verify-step-change - The step changed: `{step, previous}`.
+ * @fires {VerifyCodeSentEvent} verify-code-sent - A code went out: `{method, to, resendAfter}`.
+ * @fires {VerifySuccessEvent} verify-success - Verified: `{method, receipt, expiresAt, metrics}`; check the receipt on your server.
+ * @fires {VerifyFailureEvent} verify-failure - A wrong, expired or exhausted code: `{code, message, attemptsLeft, metrics}`.
+ * @fires {VerifyErrorEvent} verify-error - The network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
+ * @fires {VerifyRequestEvent} verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires {VerifySessionTokenEvent} verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
+ * @fires {VerifyHumanCheckEvent} verify-human-check - The handler asks for the host's own human check: call `respondWith(token)` during the event.
  *
  * @slot code - The code input; the element adds one, when the code step first appears, if the page gives none (so server-rendered markup is unchanged until then). It stays in the light DOM, where autofill can see it.
  *
@@ -79,7 +79,7 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   protected readonly english = otpEnglish;
 
   /** Channels offered, space-separated; narrowed further by the host handler's config. */
-  channels = OTP_CHANNELS.join(' ');
+  channels: string = OTP_CHANNELS.join(' ');
   /** The country preselected for phone numbers (ISO 3166 alpha-2). */
   country = '';
   /** Countries offered, space-separated; narrowed further by the host handler's config. */
@@ -93,10 +93,10 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
     shown: () => this.step === 'code',
     words: () => codeFieldWords(this),
   });
-  protected readonly cooldown = new CountdownController(this, () => this.announce(this.t.resendReady));
+  protected readonly cooldown: CountdownController = new CountdownController(this, () => this.announce(this.t.resendReady));
   /** @internal The wait a rate limit asks before another try. */
   readonly wait = new CountdownController(this);
-  protected readonly sms = new SmsCodeController(this, this.codeField);
+  protected readonly sms: SmsCodeController = new SmsCodeController(this, this.codeField);
   /** @internal */
   readonly flow = new FlowController<OtpState, OtpEvent>(this, transition, initialState, {
     enter: {

@@ -17,13 +17,13 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
  *
  * @summary Voice verification: priming, a prompt to read, recording with a level meter, quality gate, review, upload.
  *
- * @fires verify-step-change - The step changed: `{step, previous}`.
- * @fires verify-success - Verified: `{method: 'voice', receipt, expiresAt, metrics}`; check the receipt on your server.
- * @fires verify-enrolled - The voice was registered (mode="enroll"): `{kind: 'voice'}`.
- * @fires verify-failure - The voice did not match: `{code, message, attemptsLeft, metrics}`.
- * @fires verify-error - The microphone, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
- * @fires verify-request - Before each call to the host; cancelable, to amend headers or answer it.
- * @fires verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
+ * @fires {VerifyStepChangeEvent<VoiceStep>} verify-step-change - The step changed: `{step, previous}`.
+ * @fires {VerifySuccessEvent} verify-success - Verified: `{method: 'voice', receipt, expiresAt, metrics}`; check the receipt on your server.
+ * @fires {VerifyEnrolledEvent} verify-enrolled - The voice was registered (mode="enroll"): `{kind: 'voice'}`.
+ * @fires {VerifyFailureEvent} verify-failure - The voice did not match: `{code, message, attemptsLeft, metrics}`.
+ * @fires {VerifyErrorEvent} verify-error - The microphone, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
+ * @fires {VerifyRequestEvent} verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires {VerifySessionTokenEvent} verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
  *
  * @csspart base - The whole widget.
  * @csspart heading - Each step's heading.
@@ -91,10 +91,10 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
   noiseSuppression = false;
   autoGainControl = false;
   /** Where the recorder worklet is served, for bundlers that move it; beside this module by default. */
-  workletUrl = new URL('./recorder.worklet.js', import.meta.url).href;
+  workletUrl: string = new URL('./recorder.worklet.js', import.meta.url).href;
 
   /** @internal */
-  readonly microphone = new MicrophoneController(this);
+  readonly microphone = new MicrophoneController(this, () => this.flow.send({ type: 'released' }));
   /** @internal */
   readonly playback = new PlaybackController(this);
   /** @internal */
@@ -129,11 +129,6 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
       if (state.step !== 'review') this.playback.stop();
     },
   });
-
-  constructor() {
-    super();
-    this.microphone.onRelease = () => this.flow.send({ type: 'released' });
-  }
 
   protected renderStep() {
     return renderVoiceStep(this);

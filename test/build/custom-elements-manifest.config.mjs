@@ -33,10 +33,12 @@ export default {
     {
       name: 'public-by-default',
       // The lit plugin marks fields declared in `static properties` public; the schema's default is
-      // public and every other field leaves it out, so these do too.
+      // public and every other field leaves it out, so these do too. Private members (`#engage`) are
+      // no one's interface: a subclass cannot reach them, so the manifest leaves them out.
       packageLinkPhase({ customElementsManifest }) {
         for (const mod of customElementsManifest.modules) {
           for (const declaration of mod.declarations ?? []) {
+            if (declaration.members) declaration.members = declaration.members.filter((member) => member.privacy !== 'private');
             for (const member of declaration.members ?? []) if (member.privacy === 'public') delete member.privacy;
           }
         }
@@ -66,6 +68,20 @@ export default {
             delete declaration.stringsType;
           }
         }
+      },
+    },
+    {
+      name: 'event-details',
+      // Each event class takes its `detail` as a constructor parameter property, which the analyzer
+      // does not list; the manifest gives it as the field it is, with its type, so a reader of an
+      // element's `@fires {VerifySuccessEvent}` finds what the event carries.
+      analyzePhase({ ts, node, moduleDoc }) {
+        if (!ts.isClassDeclaration(node) || !node.name) return;
+        const constructor = node.members.find((member) => ts.isConstructorDeclaration(member));
+        const detail = constructor?.parameters.find((p) => p.name.getText() === 'detail' && p.type && ts.getModifiers(p)?.length);
+        const declaration = moduleDoc.declarations?.find((d) => d.name === node.name.text);
+        if (!detail || !declaration) return;
+        declaration.members = [...(declaration.members ?? []), { kind: 'field', name: 'detail', type: { text: detail.type.getText() }, readonly: true }];
       },
     },
     {

@@ -14,9 +14,20 @@ function manifest() {
   // The analyzer takes its output folder relative to where it runs.
   const out = mkdtempSync(join(tmpdir(), 'cem-'));
   execFileSync(process.execPath, ['node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'test/build/custom-elements-manifest.config.mjs', '--quiet'], { cwd: root, env: { ...process.env, CEM_OUTDIR: relative(fileURLToPath(root), out) } });
-  return JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8')) as {
-    modules: { declarations?: { tagName?: string; events?: { name: string }[]; cssParts?: { name: string }[]; cssStates?: { name: string }[]; cssProperties?: { name: string }[]; slots?: { name: string }[]; attributes?: { name: string }[]; members?: { name: string; kind: string; privacy?: string }[] }[] }[];
-  };
+  return JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8')) as { modules: { declarations?: Declaration[] }[] };
+}
+
+type Typed = { name: string; type?: { text: string } };
+interface Declaration {
+  name: string;
+  tagName?: string;
+  events?: Typed[];
+  cssParts?: { name: string }[];
+  cssStates?: { name: string }[];
+  cssProperties?: { name: string }[];
+  slots?: { name: string }[];
+  attributes?: Typed[];
+  members?: (Typed & { kind: string; privacy?: string; static?: boolean; default?: string })[];
 }
 
 /** The event types a file dispatches, through the event classes it constructs. */
@@ -44,7 +55,8 @@ const COMPONENTS = {
 };
 
 describe('custom-elements.json', () => {
-  const elements = new Map(manifest().modules.flatMap((m) => m.declarations ?? []).filter((d) => d.tagName).map((d) => [d.tagName!, d]));
+  const declarations = manifest().modules.flatMap((m) => m.declarations ?? []);
+  const elements = new Map(declarations.filter((d) => d.tagName).map((d) => [d.tagName!, d]));
 
   for (const [tag, { files, flow }] of Object.entries(COMPONENTS)) {
     describe(`<${tag}>`, () => {
@@ -68,6 +80,22 @@ describe('custom-elements.json', () => {
       it('documents a custom state for each step of its flow', () => {
         const steps = new Set([...source(flow).matchAll(/\{ step: '(\w+)'/g)].map((m) => m[1]!));
         assert.deepEqual(new Set(element.cssStates!.map((s) => s.name)), steps);
+      });
+
+      it('types each event with its event class, whose detail is typed and whose type is the event\u2019s name', () => {
+        for (const event of element.events!) {
+          const name = /^(Verify\w+Event)(<\w+>)?$/.exec(event.type?.text ?? '')?.[1];
+          assert.ok(name, `${event.name} has type ${JSON.stringify(event.type)}`);
+          const members = declarations.find((d) => d.name === name)?.members ?? [];
+          assert.ok(members.find((m) => m.name === 'detail')?.type?.text, `${name} has no typed detail`);
+          assert.equal(members.find((m) => m.name === 'type' && m.static)?.default, `'${event.name}'`, name);
+        }
+      });
+
+      it('types every attribute and every field, its own and inherited', () => {
+        for (const attribute of element.attributes!) assert.ok(attribute.type?.text, `attribute ${attribute.name} has no type`);
+        for (const field of element.members!.filter((m) => m.kind === 'field')) assert.ok(field.type?.text, `${field.name} has no type`);
+        assert.ok(!element.members!.some((m) => m.privacy === 'private'), 'private members are no one\u2019s interface');
       });
 
       it('lists every public attribute, with the shared ones', () => {
