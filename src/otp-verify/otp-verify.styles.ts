@@ -68,6 +68,9 @@ export const styles = [
       background: var(--verify-surface);
       color: var(--verify-muted);
       font-variant-numeric: tabular-nums;
+      /* The card lets long words break anywhere; a dial code is not a word to break ("+9" over "66"). */
+      flex: none;
+      white-space: nowrap;
     }
     .prefixed input {
       border-start-start-radius: 0;

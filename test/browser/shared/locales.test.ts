@@ -57,6 +57,33 @@ describe('languages by registration', () => {
     expect([urdu, persian, unknown].map((e) => partOf(e, 'base').getAttribute('dir'))).to.deep.equal(['rtl', 'rtl', 'ltr']);
   });
 
+  it('a phone number reads left to right in Arabic, Urdu and Persian sentences, its + first', async () => {
+    await import('../../../src/locales/ar.js');
+    const host = fakeHost({ 'send-otp': () => sent() });
+    try {
+      for (const lang of ['ar', 'ur', 'fa']) {
+        const element = (await fixture<HTMLDivElement>(html`<div lang=${lang}><otp-verify endpoint="/host" country="SA"></otp-verify></div>`)).firstElementChild as OtpVerify;
+        await sendTo(element);
+        const walker = document.createTreeWalker(element.shadowRoot!.querySelector('[part~="message"] bdi')!, NodeFilter.SHOW_TEXT);
+        let number = walker.nextNode() as Text;
+        while (number && !number.data.includes('+')) number = walker.nextNode() as Text;
+        // Where each character is drawn: the + leftmost, the last digit rightmost.
+        const x = (offset: number) => {
+          const range = document.createRange();
+          range.setStart(number, offset);
+          range.setEnd(number, offset + 1);
+          return range.getBoundingClientRect().left;
+        };
+        const [plus, last] = [number.data.indexOf('+'), number.data.search(/\d[^\d]*$/)];
+        expect(plus, `${lang}: ${JSON.stringify(number.data)}`).to.be.at.least(0);
+        expect(x(plus), `${lang}: the + is left of the last digit`).to.be.below(x(last));
+        expect(x(plus + 1), `${lang}: the country code's first digit is left of the last digit`).to.be.below(x(last));
+      }
+    } finally {
+      host.stop();
+    }
+  });
+
   it('Persian digits in Persian, and Latin ones where the page asks for them with -u-nu-latn', async () => {
     const host = fakeHost({ 'send-otp': () => sent() });
     try {

@@ -42,6 +42,13 @@ function fits(element: VerifyElement, width: number, what: string) {
   expect(card.getBoundingClientRect().width, `${what}: card width`).to.be.at.most(width + 0.5);
   expect(card.scrollWidth, `${what}: card scrollWidth`).to.be.at.most(card.clientWidth);
   expect(element.parentElement!.scrollWidth, `${what}: page scrollWidth`).to.be.at.most(width);
+  // A dial code is one unit: broken over two lines ("+9" above "66") it reads as another number.
+  for (const unit of element.shadowRoot!.querySelectorAll('[part~="prefix"]')) {
+    const range = document.createRange();
+    range.selectNodeContents(unit);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    expect(lines.size, `${what}: "${unit.textContent}" on one line`).to.equal(1);
+  }
 }
 
 /** The page gives the widget `width` px; Arabic runs in the dark scheme, English in the light. */
