@@ -17,7 +17,7 @@ import { pageAt, renderPage } from './site.mjs';
 const root = fileURLToPath(new URL('.', import.meta.url));
 // The face detector's weights, served from the package that brings them: never from a CDN.
 const models = join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'model');
-const TYPES = { '.bin': 'application/octet-stream', '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg' };
+const TYPES = { '.bin': 'application/octet-stream', '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.webp': 'image/webp' };
 /** The demo's "accounts": a real host takes the user from its own sign-in. */
 export const DEMO_USERS = ['amina', 'omar', 'sara'];
 

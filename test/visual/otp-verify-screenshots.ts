@@ -2,7 +2,7 @@
 // (sending, verifying) or need one that rarely comes (an expired code) hold or fake that answer.
 // Usage: npm run screenshots
 import { codeFromOutbox } from '../node/e2e/demo-browser.js';
-import { shootSteps } from './shoot.js';
+import { dirOf, shootSteps } from './shoot.js';
 
 await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, intercept, untilStep }) => {
   const W = 'otp-verify';
@@ -10,16 +10,14 @@ await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, int
   let phoneCount = 0;
 
   async function fresh(lang: string) {
-    // A new demo session each time, so the handler's per-session send cap does not stop the run.
-    await page.deleteCookie(...(await page.cookies()));
     await page.goto(demo.url, { waitUntil: 'load' });
-    await page.evaluate((w, l) => {
+    await page.evaluate((w, l, d) => {
       const slot = document.querySelector<any>(w).parentElement;
       slot.lang = l;
-      slot.dir = l === 'ar' ? 'rtl' : 'ltr';
+      slot.dir = d;
       // A fresh element, so it starts in the new language.
       slot.innerHTML = '<otp-verify endpoint="/api/verify" country="SA"></otp-verify>';
-    }, W, lang);
+    }, W, lang, dirOf(lang));
     await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, W);
   }
 

@@ -1,6 +1,7 @@
 // What the screenshot scripts share: the demo in Chromium, request interception (to hold an answer
 // while a step is shown, or to give one that rarely comes), and a screenshot of the widget at every
 // step, in English and Arabic, light and dark, to test/screenshots/<widget>/ (not committed).
+// SCREENSHOT_LANGS (a list, or "all") and SCREENSHOT_SCHEMES choose other languages and schemes.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { HTTPRequest, Page, ResponseForRequest } from 'puppeteer-core';
@@ -13,7 +14,7 @@ export interface Shoot {
   page: Page;
   /** How requests are answered from now on, until the next `reset`. */
   intercept(rule: Rule): void;
-  /** Drops held requests (a pending one would stall the next navigation) and the rule. */
+  /** Drops held requests (a pending one would stall the next navigation), the rule and the session. */
   reset(): Promise<void>;
   /** Clicks a part of the widget. */
   press(part: string): Promise<void>;
@@ -22,6 +23,12 @@ export interface Shoot {
 }
 
 type Mode = 'verify' | 'enroll';
+
+/** The ten languages the package ships, in the languages page's order. */
+export const LANGUAGES = ['en', 'ar', 'ur', 'fa', 'hi', 'bn', 'fil', 'id', 'fr', 'tr'];
+/** The direction a page in `lang` sets around the widget. */
+export const dirOf = (lang: string) => (['ar', 'ur', 'fa'].includes(lang) ? 'rtl' : 'ltr');
+const listed = (value: string | undefined, all: string[], fallback: string[]) => (value === 'all' ? all : value?.split(',') ?? fallback);
 
 /**
  * The steps <face-verify> and <voice-verify> reach the same way: `fresh` puts a new widget in the
@@ -109,6 +116,8 @@ export async function shootSteps(
     intercept: (next) => void (rule = next),
     reset: async () => {
       rule = () => undefined;
+      // A new demo session for each step, so the handler's per-session send cap does not stop a run of ten languages.
+      await page.deleteCookie(...(await page.cookies()));
       for (const request of held.splice(0)) await request.abort().catch(() => {});
     },
     press: (part) => press(page, widget, part),
@@ -117,9 +126,9 @@ export async function shootSteps(
   // Once: the drivers keep state across screenshots (the OTP script numbers its phones).
   const drivers = Object.entries(steps(shoot));
   try {
-    for (const scheme of ['light', 'dark']) {
+    for (const scheme of listed(process.env.SCREENSHOT_SCHEMES, ['light', 'dark'], ['light', 'dark'])) {
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
-      for (const lang of ['en', 'ar']) {
+      for (const lang of listed(process.env.SCREENSHOT_LANGS, LANGUAGES, ['en', 'ar'])) {
         for (const [step, drive] of drivers) {
           await shoot.reset();
           await drive(lang).catch(async (error: unknown) => {

@@ -22,6 +22,14 @@ describe('translations', () => {
     assert.deepEqual([...listed].sort(), [...codes].sort());
   });
 
+  it('the languages page shows every step of each language at 320 px (npm run screenshots:languages)', () => {
+    const page = readFileSync(new URL('../../../demo/pages/languages.md', import.meta.url), 'utf8');
+    for (const code of ['en', ...codes]) {
+      assert.ok(page.includes(`src="../gallery/languages/${code}.webp"`), `${code} is on the languages page`);
+      assert.ok(readFileSync(new URL(`../../../demo/gallery/languages/${code}.webp`, import.meta.url)).length > 50_000, `${code}.webp`);
+    }
+  });
+
   for (const code of codes) {
     describe(code, async () => {
       const strings = ((await import(`../../../src/translations/${code}.ts`)) as Record<string, Record<string, string | Plural>>)[code]!;
