@@ -35,19 +35,21 @@ const worklet = (dir, plugins = []) => ({
   plugins: [ts(dir, false), ...plugins],
 });
 
+/**
+ * A build for Node (the host handler, the emulator): one file per entry point, with its libraries
+ * and its shared chunks inside its own folder, and their licences beside, so that nothing a server
+ * loads sits among the browser's modules and no browser module among a server's.
+ */
+const forNode = (audience, entries) => ({
+  input: Object.fromEntries(entries.map((entry) => [`${audience}/${entry}`, `src/${audience}/${entry}.ts`])),
+  output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: `${audience}/chunks/[name]-[hash].js` },
+  external,
+  plugins: [nodeResolve(), commonjs(), json(), ts(), license({ thirdParty: { output: `dist/${audience}/THIRD-PARTY-LICENSES.txt` } })],
+});
+
 export default [
-  // Server side: one file per entry point, its libraries inside, their licences beside.
-  {
-    input: {
-      'server/index': 'src/server/index.ts',
-      'server/node': 'src/server/node.ts',
-      'emulator/index': 'src/emulator/index.ts',
-      'emulator/cli': 'src/emulator/cli.ts',
-    },
-    output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'internal/[name]-[hash].js' },
-    external,
-    plugins: [nodeResolve(), commonjs(), json(), ts(), license({ thirdParty: { output: 'dist/THIRD-PARTY-LICENSES.txt' } })],
-  },
+  forNode('server', ['index', 'node']),
+  forNode('emulator', ['index', 'cli']),
   // The stand-alone service: one file with its libraries inside (ioredis too, which the server
   // entries leave to the host), so that `npx verify-widgets serve` needs nothing else installed.
   {

@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const root = new URL('../../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { exports: Record<string, unknown>; sideEffects: string[] };
@@ -52,6 +54,15 @@ describe('the package', () => {
   it('sideEffects names only the registration modules', () => {
     // The elements' and the languages' registrations, and the CDN files.
     assert.deepEqual(pkg.sideEffects, ['./dist/*/define.js', './dist/locales/*.js', './dist/cdn/*.js']);
+  });
+
+  it('runs nothing when installed: the packed package.json has no install-time script', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pack-'));
+    const tarball = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', folder], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').at(-1)!;
+    const packed = JSON.parse(execFileSync('tar', ['-xzOf', join(folder, tarball), 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string> };
+    // npm runs these on install (prepare for git installs too); npm 11 warns of each one a package ships.
+    const atInstall = Object.keys(packed.scripts ?? {}).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name));
+    assert.deepEqual(atInstall, []);
   });
 
   it('npm pack holds what users need, and no tests, fixtures or demo', () => {
