@@ -1,11 +1,12 @@
 // A minimal host for the consumer tests: static files from one folder, the package's CDN folder at
-// /cdn/, the host handler at /api/verify, and the emulator behind it; every answer carries the
-// strictest CSP a site might send.
+// /cdn/, the host handler at /api/verify, the emulator behind it, and /api/confirm, where the app's
+// page posts its receipt for the server to check; every answer carries the strictest CSP a site
+// might send.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createVerifyHandler } from '../../dist/server/index.js';
+import { createVerifyHandler, ReceiptError } from '../../dist/server/index.js';
 import { toNodeListener } from '../../dist/server/node.js';
 import { DEVELOPMENT_KEY, startEmulator } from '../../dist/emulator/index.js';
 
@@ -16,23 +17,23 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 export async function startHost({ root, cdn }) {
   const emulator = await startEmulator({ port: 0 });
   const references = new Map();
-  const handler = toNodeListener(
-    createVerifyHandler({
-      baseUrl: emulator.baseUrl,
-      apiKey: DEVELOPMENT_KEY,
-      basePath: '/api/verify',
-      receiptSecret: randomBytes(32).toString('hex'),
-      allowedCountries: ['SA'],
-      getUser: () => 'consumer',
-      getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
-      saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
-      codeLength: 6,
-    }),
-  );
+  const verify = createVerifyHandler({
+    baseUrl: emulator.baseUrl,
+    apiKey: DEVELOPMENT_KEY,
+    basePath: '/api/verify',
+    receiptSecret: randomBytes(32).toString('hex'),
+    allowedCountries: ['SA'],
+    getUser: () => 'consumer',
+    getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
+    saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
+    codeLength: 6,
+  });
+  const handler = toNodeListener(verify);
   const server = createServer(async (req, res) => {
     res.setHeader('content-security-policy', STRICT_CSP);
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
     if (path.startsWith('/api/verify/')) return handler(req, res);
+    if (path === '/api/confirm' && req.method === 'POST') return confirm(verify, req, res);
     // The apps have no icon; the browser's request for one is not an error of theirs.
     if (path === '/favicon.ico') return res.writeHead(204).end();
     const [base, rest] = cdn && path.startsWith('/cdn/') ? [cdn, path.slice('/cdn'.length)] : [root, path === '/' ? '/index.html' : path];
@@ -55,4 +56,19 @@ export async function startHost({ root, cdn }) {
       await emulator.close();
     },
   };
+}
+
+/** POST /api/confirm: the receipt checked on the server, once, as the framework pages' routes do. */
+async function confirm(verify, req, res) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const answer = (status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  try {
+    const { receipt } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    const claims = await verify.verifyReceipt(receipt, { user: 'consumer', method: 'otp' });
+    answer(200, { user: claims.sub });
+  } catch (error) {
+    if (error instanceof ReceiptError) answer(403, { refused: error.reason });
+    else answer(400, { refused: String(error.message) });
+  }
 }

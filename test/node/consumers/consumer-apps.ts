@@ -27,7 +27,8 @@ export function installApp(name: string): App {
   const work = mkdtempSync(join(tmpdir(), `${name}-`));
   const tarball = npm(repo, 'pack', '--ignore-scripts', '--pack-destination', work).trim().split('\n').at(-1)!;
   const dir = join(work, 'app');
-  cpSync(join(repo, 'test/consumers', name), dir, { recursive: true });
+  // Links are followed: the Hono app shares the Express app's page.
+  cpSync(join(repo, 'test/consumers', name), dir, { recursive: true, dereference: true });
   npm(dir, 'install', join(work, tarball));
   return { dir, remove: () => rmSync(work, { recursive: true, force: true }) };
 }
