@@ -1,10 +1,10 @@
 import { Redis } from '@upstash/redis/cloudflare';
-import { createVerifyHandler, UpstashStore, UPSTASH_CLIENT_OPTIONS } from 'verify-widgets/server';
+import { createVerifyHandler, ReceiptError, UpstashStore, UPSTASH_CLIENT_OPTIONS } from 'verify-widgets/server';
 
 let verify;
 
 export default {
-  fetch(request, env) {
+  async fetch(request, env) {
     verify ??= createVerifyHandler({
       baseUrl: env.SERVICE_BASE_URL,
       apiKey: env.SERVICE_API_KEY,
@@ -15,6 +15,17 @@ export default {
       // Upstash Redis over HTTPS: UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are secrets of the Worker.
       store: new UpstashStore(Redis.fromEnv(env, UPSTASH_CLIENT_OPTIONS)),
     });
+    // Where the verification matters: the receipt is checked on the server, once (on every instance, through Upstash).
+    if (new URL(request.url).pathname === '/login' && request.method === 'POST') {
+      const { receipt } = await request.json().catch(() => ({}));
+      try {
+        const claims = await verify.verifyReceipt(receipt, { user: 'demo-user', method: 'otp' });
+        return Response.json({ user: claims.sub });
+      } catch (error) {
+        if (!(error instanceof ReceiptError)) throw error;
+        return Response.json({ refused: error.reason }, { status: 403 });
+      }
+    }
     return verify(request, { clientIp: request.headers.get('cf-connecting-ip') });
   },
 };
