@@ -27,9 +27,9 @@ export const TEMPLATES: readonly Template[] = [
  * The catalogue's first template in each language, as a handler's `templateId` takes it, so that a
  * page in Urdu is sent the Urdu message: `{ en: 1, ar: 2, ur: 5, … }`.
  */
-export const TEMPLATE_IDS: Readonly<Record<string, number>> = Object.fromEntries(
-  [...TEMPLATES].reverse().map((t) => [t.language, t.id]),
-);
+const firstOfEachLanguage: Record<string, number> = {};
+for (const t of TEMPLATES) firstOfEachLanguage[t.language] ??= t.id;
+export const TEMPLATE_IDS: Readonly<Record<string, number>> = firstOfEachLanguage;
 
 /** An account's catalogue as a settings file gives it: ids as numbers or strings of digits ("31"). */
 export type TemplateInput = Omit<Template, 'id'> & { id: number | string };

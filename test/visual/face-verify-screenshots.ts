@@ -3,7 +3,7 @@
 // shown; steps that wait on an answer hold it, and camera failures stub getUserMedia.
 // Usage: npm run screenshots
 import { cameraFrom, passCodeInDemo, signIn } from '../node/e2e/demo-browser.js';
-import { biometricSteps, dirOf, shootSteps } from './shoot.js';
+import { biometricSteps, shootSteps } from './shoot.js';
 
 await shootSteps('face-verify', cameraFrom('obama_1'), {}, (shoot) => {
   const { demo, page, press: click, untilStep } = shoot;
@@ -20,7 +20,8 @@ await shootSteps('face-verify', cameraFrom('obama_1'), {}, (shoot) => {
     // A string, not a function: tsx would add helpers the page does not have.
     await page.evaluate(`{
       const slot = document.querySelector('${W}').parentElement;
-      Object.assign(slot, { lang: '${lang}', dir: '${dirOf(lang)}' });
+      // Only a lang, as most pages have: the widget turns right to left in Arabic, Urdu and Persian.
+      slot.lang = '${lang}';
       slot.innerHTML = '<face-verify endpoint="/api/verify" mode="${mode}" manual></face-verify>';
       document.querySelector('${W}').detector = {
         detect: async (c) => ${JSON.stringify(faces)}.map(([x, y, w, h]) => ({ x: x * c.width, y: y * c.height, width: w * c.width, height: h * c.height })),

@@ -2,7 +2,7 @@
 // (sending, verifying) or need one that rarely comes (an expired code) hold or fake that answer.
 // Usage: npm run screenshots
 import { codeFromOutbox } from '../node/e2e/demo-browser.js';
-import { dirOf, shootSteps } from './shoot.js';
+import { shootSteps } from './shoot.js';
 
 await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, intercept, untilStep }) => {
   const W = 'otp-verify';
@@ -11,13 +11,13 @@ await shootSteps('otp-verify', [], { RESEND_COOLDOWN: '30' }, ({ demo, page, int
 
   async function fresh(lang: string) {
     await page.goto(demo.url, { waitUntil: 'load' });
-    await page.evaluate((w, l, d) => {
+    await page.evaluate((w, l) => {
       const slot = document.querySelector<any>(w).parentElement;
+      // Only a lang, as most pages have: the widget turns right to left in Arabic, Urdu and Persian.
       slot.lang = l;
-      slot.dir = d;
       // A fresh element, so it starts in the new language.
       slot.innerHTML = '<otp-verify endpoint="/api/verify" country="SA"></otp-verify>';
-    }, W, lang, dirOf(lang));
+    }, W, lang);
     await page.waitForFunction((w) => document.querySelector<any>(w)?.shadowRoot?.querySelector('#phone'), {}, W);
   }
 

@@ -26,8 +26,6 @@ type Mode = 'verify' | 'enroll';
 
 /** The ten languages the package ships, in the languages page's order. */
 export const LANGUAGES = ['en', 'ar', 'ur', 'fa', 'hi', 'bn', 'fil', 'id', 'fr', 'tr'];
-/** The direction a page in `lang` sets around the widget. */
-export const dirOf = (lang: string) => (['ar', 'ur', 'fa'].includes(lang) ? 'rtl' : 'ltr');
 const listed = (value: string | undefined, all: string[], fallback: string[]) => (value === 'all' ? all : value?.split(',') ?? fallback);
 
 /**

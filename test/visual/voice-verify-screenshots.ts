@@ -3,7 +3,7 @@
 // steps that wait on an answer hold it, and microphone failures stub getUserMedia.
 // Usage: npm run screenshots
 import { microphoneFrom, passCodeInDemo, signIn } from '../node/e2e/demo-browser.js';
-import { biometricSteps, dirOf, shootSteps } from './shoot.js';
+import { biometricSteps, shootSteps } from './shoot.js';
 
 await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, (shoot) => {
   const { demo, page, press: click, untilStep } = shoot;
@@ -16,7 +16,8 @@ await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, (shoot) 
     // A string, not a function: tsx would add helpers the page does not have.
     await page.evaluate(`{
       const slot = document.querySelector('${W}').parentElement;
-      Object.assign(slot, { lang: '${lang}', dir: '${dirOf(lang)}' });
+      // Only a lang, as most pages have: the widget turns right to left in Arabic, Urdu and Persian.
+      slot.lang = '${lang}';
       slot.innerHTML = '<voice-verify endpoint="/api/verify" mode="${mode}" max-duration="6"></voice-verify>';
       if ('${microphone}' === 'silent') navigator.mediaDevices.getUserMedia = async () => new AudioContext().createMediaStreamDestination().stream;
     }`);
