@@ -41,15 +41,15 @@ const worklet = (dir, plugins = []) => ({
  * loads sits among the browser's modules and no browser module among a server's.
  */
 const forNode = (audience, entries) => ({
-  input: Object.fromEntries(entries.map((entry) => [`${audience}/${entry}`, `src/${audience}/${entry}.ts`])),
+  input: Object.fromEntries(Object.entries(entries).map(([entry, source]) => [`${audience}/${entry}`, `src/${audience}/${source}.ts`])),
   output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: `${audience}/chunks/[name]-[hash].js` },
   external,
   plugins: [nodeResolve(), commonjs(), json(), ts(), license({ thirdParty: { output: `dist/${audience}/THIRD-PARTY-LICENSES.txt` } })],
 });
 
 export default [
-  forNode('server', ['index', 'node']),
-  forNode('emulator', ['index', 'cli']),
+  forNode('server', { index: 'index', node: 'node/index' }),
+  forNode('emulator', { index: 'index', cli: 'cli' }),
   // The stand-alone service: one file with its libraries inside (ioredis too, which the server
   // entries leave to the host), so that `npx verify-widgets serve` needs nothing else installed.
   {

@@ -4,7 +4,7 @@
  */
 import { readWavHeader, type WavHeader } from './wav.js';
 
-/** What the service is known to take (DESIGN §2); the handler checks it before paying for a comparison. */
+/** What the service is known to take (demo/pages/emulator.md, live quirks); the handler checks it before paying for a comparison. */
 export const SAMPLE_BOUNDS = { minImageSide: 64, maxImageSide: 4096, minAudioSeconds: 1, maxAudioSeconds: 30 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

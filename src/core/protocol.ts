@@ -1,5 +1,5 @@
 /**
- * The widget ↔ host protocol (DESIGN §3), shared by the host handler and the widgets: the stable
+ * The widget ↔ host protocol (demo/pages/protocol.md), shared by the host handler and the widgets: the stable
  * error vocabulary and the JSON each route answers. A host in another language implements these.
  */
 import type { AltchaChallenge } from './proof-of-work.js';
@@ -20,7 +20,7 @@ export const ERROR_CODES = [
   'upstream_unavailable',
   'challenge_required',
   'try_another_channel',
-  // The session token of the stand-alone service (DESIGN §3a): absent, past its expiry, or not one the site signed.
+  // The session token of the stand-alone service (demo/pages/any-backend.md): absent, past its expiry, or not one the site signed.
   'token_missing',
   'token_expired',
   'token_invalid',

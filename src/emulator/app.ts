@@ -3,7 +3,7 @@
  * controls under /__emulator. The request log never holds a body, a key, a code or media.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { HttpError, json, readJsonObject, type FetchHandler } from '../server/http.js';
+import { HttpError, json, readJsonObject, type FetchHandler } from '../core/http.js';
 import { PayloadError } from './media.js';
 import * as service from './service-routes.js';
 import type { RouteResult } from './service-routes.js';
@@ -90,7 +90,7 @@ function authorized(state: EmulatorState, key: string | null): boolean {
 function validationFailure(state: EmulatorState, request: Request, error: PayloadError): RouteResult {
   const note = `invalid ${error.field}`;
   // The live service answers a validation failure with a redirect to an HTML page unless the
-  // request asks for JSON (DESIGN §2).
+  // request asks for JSON (demo/pages/emulator.md, live quirks).
   if (state.quirk('redirect-without-accept') && !request.headers.get('accept')?.includes('application/json')) {
     const location = new URL(LANDING_PATH, request.url).href;
     const page = `<!DOCTYPE html><html><head><title>Redirecting</title></head><body>Redirecting to ${location}</body></html>`;

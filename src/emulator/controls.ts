@@ -2,7 +2,7 @@
  * Development controls under /__emulator: the outbox, fault injection, forced outcomes, the clock
  * and the balance. They exist only in the emulator, which listens on loopback.
  */
-import { HttpError, json, readJsonObject } from '../server/http.js';
+import { HttpError, json, readJsonObject } from '../core/http.js';
 import { parseFault } from './faults.js';
 import type { RouteResult } from './service-routes.js';
 import type { EmulatorState } from './state.js';

@@ -4,8 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeListener } from '../server/node-adapter.js';
-import type { FetchHandler } from '../server/http.js';
+import { toNodeListener } from '../server/node/index.js';
+import type { FetchHandler } from '../core/http.js';
 import { createEmulatorHandler } from './app.js';
 import { resolveSettings, type SettingsInput } from './settings.js';
 import { EmulatorState } from './state.js';

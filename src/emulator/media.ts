@@ -1,6 +1,6 @@
 /**
  * Payload checks the emulator applies before comparing samples: the real service's limits are
- * undocumented, so these are the safe envelope from DESIGN §2 (raw base64, JPEG/PNG, 16-bit PCM WAV).
+ * undocumented, so these are the safe envelope from demo/pages/emulator.md, live quirks (raw base64, JPEG/PNG, 16-bit PCM WAV).
  */
 import { decodeWav, toMono, WavFormatError } from '../core/wav.js';
 import { base64Problem, SAMPLE_BOUNDS, sniffImage, type ImageInfo } from '../core/media-sniff.js';

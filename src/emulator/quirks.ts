@@ -1,5 +1,5 @@
 /**
- * The live service's observed departures from its document (DESIGN §2), each a flag of its own, so
+ * The live service's observed departures from its document (demo/pages/emulator.md, live quirks), each a flag of its own, so
  * that a client can be tested against the exact mix a live account shows.
  */
 export const QUIRKS = [

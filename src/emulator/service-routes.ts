@@ -1,5 +1,5 @@
 /** The five operations of the service's interface, each a function of state and body. */
-import { json } from '../server/http.js';
+import { json } from '../core/http.js';
 import { OTP_CHANNELS, type OtpChannel } from '../core/protocol.js';
 import { checkAudio, decodeBase64Field, inspectImage } from './media.js';
 import { compareFaces, decodeImage } from './face-compare.js';

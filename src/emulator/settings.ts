@@ -19,7 +19,7 @@ export interface EmulatorSettings {
   maxAttempts: number;
   costs: Record<CostedOperation, number>;
   startingBalance: number;
-  /** Which of the service's observed (undocumented) behaviours to reproduce, DESIGN §2. */
+  /** Which of the service's observed (undocumented) behaviours to reproduce (demo/pages/emulator.md, live quirks). */
   quirks: readonly Quirk[];
   /** The account's message templates; `template_id` picks one by id. */
   templates: readonly Template[];

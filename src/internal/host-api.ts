@@ -1,6 +1,6 @@
 /**
- * Calls the host handler from a widget. Answers come in the stable shape of DESIGN §3; raw
- * service shapes (DESIGN §2), which a host in another language may forward, are read too.
+ * Calls the host handler from a widget. Answers come in the stable shape of demo/pages/protocol.md; raw
+ * service shapes (demo/pages/emulator.md, live quirks), which a host in another language may forward, are read too.
  */
 import { VerifyRequestEvent } from '../events/request.js';
 import { VerifySessionTokenEvent } from '../events/session-token.js';
@@ -115,7 +115,7 @@ export async function callHost<R extends Route>(
     }
     const answer = readAnswer(response.status, parsed, response.headers.get('retry-after'));
     if (answer instanceof HostError) throw answer;
-    // The protocol's promise for this route (DESIGN §3); the widget reads it as such.
+    // The protocol's promise for this route (demo/pages/protocol.md); the widget reads it as such.
     return answer as Routes[R]['response'];
   } catch (error) {
     if (error instanceof HostError || signal.aborted) throw error;

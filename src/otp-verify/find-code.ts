@@ -4,7 +4,7 @@
  */
 import { asciiDigits } from '../core/digits.js';
 
-/** The most digits any code has (DESIGN §2: 4 to 8 digits have been seen). */
+/** The most digits any code has (4 to 8 digits have been seen: demo/pages/emulator.md, live quirks). */
 export const MAX_CODE_LENGTH = 8;
 const MIN_CODE_LENGTH = 4;
 

@@ -2,17 +2,17 @@
  * Server-side entry: the host handler the widgets call, receipts, stores, and the service client.
  * Fetch API and Web Crypto only, for any runtime; Node's own server is served from `./node.js`.
  */
-export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler, type VerifyHandlerOptions, type VerifiedEvent, type Limits, type Window, type DestinationWindow, type AbuseEvent } from './handler/index.js';
+export { createVerifyHandler, DEFAULT_LIMITS, SAMPLE_FIELDS, type VerifyHandler, type VerifyHandlerOptions, type VerifiedEvent, type Limits, type Window, type DestinationWindow, type AbuseEvent, type LogEntry } from './handler/index.js';
 export { verifyReceipt, ReceiptError, hashIdentifier, type ReceiptClaims, type ReceiptFailure, type VerifyReceiptOptions } from './receipts.js';
-export { sessionTokenAuth, SESSION_TOKEN_AUDIENCE, MAX_SESSION_TOKEN_SECONDS, type SessionTokenOptions, type SessionTokenHooks, type SessionTokenClaims } from './session-token.js';
-export { referenceCallbacks, signatureFor, ReferenceCallbackError, type ReferenceCallbackOptions } from './reference-callbacks.js';
+export { sessionTokenAuth, SESSION_TOKEN_AUDIENCE, MAX_SESSION_TOKEN_SECONDS, type SessionTokenOptions, type SessionTokenHooks, type SessionTokenClaims } from './site/session-token.js';
+export { referenceCallbacks, signatureFor, ReferenceCallbackError, type ReferenceCallbackOptions } from './site/reference-callbacks.js';
 export type { VerifyStore } from './store/store.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, REDIS_CLIENT_OPTIONS, REDIS_CLUSTER_OPTIONS, type RedisStoreOptions, type RedisClient } from './store/redis.js';
-export { UpstashStore, UPSTASH_CLIENT_OPTIONS, type UpstashStoreOptions, type UpstashClient } from './store/upstash.js';
+export { UpstashStore, UPSTASH_CLIENT_OPTIONS, type UpstashStoreOptions, type UpstashClient, type UpstashClientFactory } from './store/upstash.js';
 export { DurableObjectStore, VerifyStoreObject, type DurableObjectStoreOptions, type DurableObjectNamespaceLike, type DurableObjectStateLike } from './store/durable-object.js';
 export { StoreUnavailableError } from './store/deadline.js';
-export { createServiceClient } from './service/client.js';
+export { createServiceClient } from './upstream/client.js';
 export type {
   ServiceClient,
   ServiceClientOptions,
@@ -25,7 +25,7 @@ export type {
   OtpSent,
   OtpVerified,
   Comparison,
-} from './service/types.js';
-export { ServiceError, type UpstreamFault } from './service/errors.js';
-export type { FetchHandler, RequestInfo } from './http.js';
+} from './upstream/types.js';
+export { ServiceError, type UpstreamFault } from './upstream/errors.js';
+export type { FetchHandler, RequestInfo } from '../core/http.js';
 export * from '../core/protocol.js';

@@ -1,5 +1,5 @@
 /**
- * Receipts: the proof of a verification that the host's own server checks (DESIGN §3). A receipt
+ * Receipts: the proof of a verification that the host's own server checks (demo/pages/protocol.md). A receipt
  * is a JWT signed with HS256 (so a PHP, Python or Go host checks it with a stock library),
  * short-lived, bound to the user, the method and a keyed hash of the identifier, and usable once
  * through the store. Web Crypto only, through jose: it runs wherever the handler does.
@@ -7,6 +7,7 @@
 import { base64url, errors, jwtVerify, SignJWT } from 'jose';
 import { VERIFICATION_METHODS, type VerificationMethod } from '../core/protocol.js';
 import type { VerifyStore } from './store/store.js';
+import { keys } from './store/keys.js';
 import { hmacKey, keyedHash, webKeyedCrypto, type KeyedCrypto } from './keyed-crypto.js';
 
 export interface ReceiptClaims {
@@ -122,7 +123,7 @@ export async function verifyReceipt(token: unknown, options: VerifyReceiptOption
     throw new ReceiptError('wrong_identifier');
   }
   // Claimed last, so that a receipt refused for another reason is not used up.
-  const { claimed } = await options.store.claim(`receipt:${claims.jti}`, Math.max(1, claims.exp - now + skew));
+  const { claimed } = await options.store.claim(keys.receipt(claims.jti), Math.max(1, claims.exp - now + skew));
   if (!claimed) throw new ReceiptError('replayed');
   return claims;
 }

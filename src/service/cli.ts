@@ -6,7 +6,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { toNodeListener } from '../server/node-adapter.js';
+import { toNodeListener } from '../server/node/index.js';
 import { ConfigError, FIELDS, loadConfig, type ServiceConfig } from './config.js';
 import { createVerifyService, logLine, type VerifyService } from './service.js';
 import { cdnFiles } from './static.js';

@@ -1,5 +1,5 @@
 /**
- * The stand-alone service's configuration (DESIGN §3a): environment variables, and a JSON file
+ * The stand-alone service's configuration (demo/pages/any-backend.md): environment variables, and a JSON file
  * named by `VERIFY_CONFIG` that may hold the same keys (the environment wins). Every field is
  * checked at start, and each error names its field. The docs' configuration reference is generated
  * from FIELDS, so the two cannot drift.

@@ -4,7 +4,7 @@
  * a timed fetch to the service. No label ever holds a secret, a code, an identifier or a user.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LogEntry } from '../server/handler/options.js';
+import type { LogEntry } from '../server/index.js';
 import { isRoute } from '../core/protocol.js';
 
 /** Answers that mean a limit refused the request, whoever set it. */

@@ -1,23 +1,14 @@
 /**
- * The host handler as a service of its own (DESIGN §3a), for sites whose back end is not
+ * The host handler as a service of its own (the Any back end page), for sites whose back end is not
  * JavaScript: the widget routes under the base path, identity from the site's session token,
  * references through the site's signed callbacks, `receipts/redeem` for the site's server, and the
  * operations routes (`/healthz`, `/readyz`, `/metrics`) outside the base path.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createVerifyHandler } from '../server/node.js';
-import { json, readJsonObject } from '../server/http.js';
-import { ReceiptError } from '../server/receipts.js';
-import { MemoryStore } from '../server/store/memory.js';
-import { REDIS_CLIENT_OPTIONS, RedisStore } from '../server/store/redis.js';
-import { withDeadline } from '../server/store/deadline.js';
-import { createServiceClient } from '../server/service/client.js';
-import { createNodeFetch } from '../server/node-fetch.js';
-import { sessionTokenAuth } from '../server/session-token.js';
-import { referenceCallbacks } from '../server/reference-callbacks.js';
-import type { VerifyStore } from '../server/store/store.js';
-import type { LogEntry, VerifyHandlerOptions } from '../server/handler/options.js';
+import { createNodeFetch, createVerifyHandler } from '../server/node/index.js';
+import { MemoryStore, REDIS_CLIENT_OPTIONS, RedisStore, ReceiptError, referenceCallbacks, sessionTokenAuth, type LogEntry, type VerifyHandlerOptions, type VerifyStore } from '../server/index.js';
+import { json, readJsonObject } from '../core/http.js';
 import type { OtpChannel } from '../core/protocol.js';
 import { ConfigError, OPTION_FIELDS, type ServiceConfig } from './config.js';
 import { createMetrics } from './metrics.js';
@@ -49,8 +40,8 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
   // Errors are counted by the store's callers; without a listener ioredis would print each one.
   redis?.on('error', () => {});
   const store: VerifyStore = redis ? new RedisStore(redis) : new MemoryStore();
-  const upstream = createServiceClient({ baseUrl: config.VERIFY_SERVICE_BASE_URL, apiKey: config.VERIFY_SERVICE_API_KEY, timeoutMs: 2000, fetch: fetchImpl });
-  const metrics = createMetrics(async () => (await upstream.balance()).balance);
+  let handler: ReturnType<typeof createVerifyHandler>;
+  const metrics = createMetrics(() => handler.balance());
   const tokens = sessionTokenAuth({ secret: config.VERIFY_TOKEN_SECRET });
   const references = config.VERIFY_REFERENCES_URL ? referenceCallbacks({ url: config.VERIFY_REFERENCES_URL, secret: config.VERIFY_SERVER_SECRET, fetch: fetchImpl }) : {};
   const fallback = config.VERIFY_FALLBACK_CHANNEL;
@@ -82,7 +73,6 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
       log({ level: entry.status >= 500 ? 'error' : 'info', msg: 'request', ...entry, ms: Math.round(entry.ms) });
     },
   };
-  let handler: ReturnType<typeof createVerifyHandler>;
   try {
     handler = createVerifyHandler(options);
   } catch (error) {
@@ -93,7 +83,6 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     throw new ConfigError([`${option ? OPTION_FIELDS[option] : 'configuration'}: ${message}`]);
   }
 
-  const readiness = readinessCheck(withDeadline(store, 800), () => upstream.balance());
   const serverSecret = digest(config.VERIFY_SERVER_SECRET);
   const base = config.VERIFY_BASE_PATH === '/' ? '' : config.VERIFY_BASE_PATH;
   let draining = false;
@@ -126,7 +115,7 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
       const { pathname } = new URL(request.url);
       if (pathname === '/healthz') return json({ status: 'ok' });
       if (pathname === '/readyz') {
-        const problems = draining ? ['shutting down'] : await readiness();
+        const problems = draining ? ['shutting down'] : await handler.readiness();
         return json({ status: problems.length ? 'unavailable' : 'ready', problems }, problems.length ? 503 : 200);
       }
       if (pathname === '/metrics') {
@@ -144,21 +133,5 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     async close() {
       await redis?.quit().catch(() => redis.disconnect());
     },
-  };
-}
-
-/**
- * Whether the store and the service answer: the store is asked on each call (so an outage shows
- * within its deadline), the service at most every 5 s while it answers.
- */
-function readinessCheck(store: VerifyStore, balance: () => Promise<unknown>) {
-  let serviceCheckedAt = 0;
-  return async (): Promise<string[]> => {
-    const fresh = Date.now() - serviceCheckedAt < 5000;
-    const [storeOk, serviceOk] = await Promise.all([
-      store.get('readyz').then(() => true, () => false),
-      fresh ? true : balance().then(() => ((serviceCheckedAt = Date.now()), true), () => false),
-    ]);
-    return [...(storeOk ? [] : ['store']), ...(serviceOk ? [] : ['service'])];
   };
 }

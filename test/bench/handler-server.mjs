@@ -4,7 +4,7 @@
 // Usage: node test/bench/handler-server.mjs EMULATOR_BASE_URL API_KEY [node|core] [STORE]
 // STORE: memory (the default), redis://host:port, or upstash:URL|TOKEN.
 import { createServer } from 'node:http';
-import { createVerifyHandler as createCoreHandler, RedisStore, REDIS_CLIENT_OPTIONS, UpstashStore, UPSTASH_CLIENT_OPTIONS } from '../../dist/server/index.js';
+import { createVerifyHandler as createCoreHandler, RedisStore, REDIS_CLIENT_OPTIONS, UpstashStore } from '../../dist/server/index.js';
 import { createNodeFetch, createVerifyHandler, toNodeListener } from '../../dist/server/node.js';
 import { cpuStats } from './cpu-stats.mjs';
 
@@ -15,7 +15,8 @@ async function storeFor(name) {
   if (name.startsWith('redis://')) return new RedisStore(new (await import('ioredis')).Redis(name, REDIS_CLIENT_OPTIONS));
   if (name.startsWith('upstash:')) {
     const [url, token] = name.slice('upstash:'.length).split('|');
-    return new UpstashStore(new (await import('@upstash/redis')).Redis({ url, token, ...UPSTASH_CLIENT_OPTIONS }));
+    const { Redis } = await import('@upstash/redis');
+    return new UpstashStore((options) => new Redis({ url, token, ...options }));
   }
   return undefined;
 }

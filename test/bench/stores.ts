@@ -6,7 +6,7 @@
 import { Redis as Upstash } from '@upstash/redis';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createVerifyHandler, MemoryStore, RedisStore, REDIS_CLIENT_OPTIONS, UpstashStore, UPSTASH_CLIENT_OPTIONS, type VerifyStore } from '../../src/server/index.js';
+import { createVerifyHandler, MemoryStore, RedisStore, REDIS_CLIENT_OPTIONS, UpstashStore, type VerifyStore } from '../../src/server/index.js';
 import { startRedis } from '../node/server/redis-server.js';
 import { startUpstashGateway } from '../node/server/upstash-gateway.js';
 // @ts-expect-error: a plain module of the bench, without types
@@ -82,7 +82,7 @@ async function flowCounts(name: string, make: () => VerifyStore, trips: () => Pr
   return { ...counted, refused: { ops: refused.ops / 10, trips: refused.trips / 10 } };
 }
 
-const upstash = () => new UpstashStore(new Upstash({ url: gateway.url, token: gateway.token, ...UPSTASH_CLIENT_OPTIONS }), { prefix: `b${Math.random()}:` });
+const upstash = () => new UpstashStore((options) => new Upstash({ url: gateway.url, token: gateway.token, ...options }), { prefix: `b${Math.random()}:` });
 const rows = [
   ['MemoryStore', await flowCounts('memory', () => new MemoryStore(), async () => 0)],
   ['RedisStore (ioredis, TCP)', await flowCounts('redis', () => new RedisStore(countingRedis(), { prefix: `b${Math.random()}:` }), async () => redisSent)],

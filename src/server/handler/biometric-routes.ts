@@ -4,9 +4,10 @@
  */
 import { SAMPLE_FIELDS, type BiometricKind, type EnrolledResponse } from '../../core/protocol.js';
 import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage, sniffWav } from '../../core/media-sniff.js';
-import { json } from '../http.js';
-import { ServiceError } from '../service/errors.js';
-import type { ServiceClient } from '../service/types.js';
+import { json } from '../../core/http.js';
+import { ServiceError } from '../upstream/errors.js';
+import type { ServiceClient } from '../upstream/types.js';
+import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { hasProof } from './enroll-proof.js';
 import { fail, fromServiceError } from './errors.js';
@@ -46,7 +47,7 @@ function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, va
  */
 async function countAttempt(ctx: RequestContext, kind: BiometricKind, user: string) {
   const { biometricAttempts } = ctx.options.limits;
-  const key = `bio:${kind}:${await ctx.hash(`user:${user}`)}`;
+  const key = keys.biometricAttempts(kind, await ctx.userHash(user));
   const { store } = ctx.options;
   const { count, ttl } = await store.increment(key, biometricAttempts.windowSeconds);
   if (count > biometricAttempts.max) fail('rate_limited', 'Too many attempts. Please try again later.', { retryAfter: ttl, attemptsLeft: 0 });
@@ -79,7 +80,7 @@ function requireHooks(ctx: RequestContext) {
   return { getReference, saveReference };
 }
 
-export async function verifyBiometric(ctx: RequestContext, service: ServiceClient, kind: BiometricKind): Promise<Response> {
+export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClient, kind: BiometricKind): Promise<Response> {
   const { getReference } = requireHooks(ctx);
   // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
@@ -91,8 +92,8 @@ export async function verifyBiometric(ctx: RequestContext, service: ServiceClien
     const options = { signal: ctx.request.signal };
     const result =
       kind === 'face'
-        ? await service.verifyByFace({ user_id: user, registered_face_image: reference, query_face_image: sample }, options)
-        : await service.verifyByVoice({ user_id: user, registered_audio: reference, query_audio: sample }, options);
+        ? await upstream.verifyByFace({ user_id: user, registered_face_image: reference, query_face_image: sample }, options)
+        : await upstream.verifyByVoice({ user_id: user, registered_audio: reference, query_audio: sample }, options);
     return result.match;
   });
   if (!match) {
@@ -112,7 +113,7 @@ export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<
   // One first enrolment at a time, claimed before the reference is looked up: of concurrent ones,
   // whatever the timing of their bodies, the others find the claim or the saved reference.
   const { store, limits } = ctx.options;
-  const claim = `enrolling:${kind}:${await ctx.hash(`user:${user}`)}`;
+  const claim = keys.enrolling(kind, await ctx.userHash(user));
   if (!(await store.claim(claim, limits.bodyReadSeconds + 30)).claimed) fail('forbidden', 'A reference is already being registered for this account.');
   try {
     if (await getReference(user, kind)) fail('forbidden', 'A reference is already registered for this account.');

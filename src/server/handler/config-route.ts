@@ -1,8 +1,8 @@
 /** GET config, and the balance watch that hides paid channels when credits run low. */
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/max';
 import type { ConfigResponse, OtpChannel } from '../../core/protocol.js';
-import { json } from '../http.js';
-import type { ServiceClient } from '../service/types.js';
+import { json } from '../../core/http.js';
+import type { ServiceClient } from '../upstream/types.js';
 import type { RequestContext } from './context.js';
 import type { OtpDeps } from './otp-routes.js';
 import { hasProof } from './enroll-proof.js';
@@ -13,13 +13,13 @@ const PAID: readonly OtpChannel[] = ['sms', 'whatsapp'];
 const BALANCE_MAX_AGE_MS = 60_000;
 
 /** Reads /balance at most once a minute per handler instance, and tells the host when it runs low. */
-export function balanceWatch(options: ResolvedOptions, service: ServiceClient) {
+export function balanceWatch(options: ResolvedOptions, upstream: ServiceClient) {
   let cached: { low: boolean; at: number } | undefined;
   let pending: Promise<boolean> | undefined;
 
   async function refresh(): Promise<boolean> {
     try {
-      const { balance } = await service.balance();
+      const { balance } = await upstream.balance();
       const low = balance < options.lowBalanceThreshold!;
       if (low && !cached?.low) await options.onLowBalance?.(balance);
       cached = { low, at: Date.now() };

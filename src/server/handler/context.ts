@@ -1,5 +1,5 @@
 /** One request as the routes see it: checked origin, capped body, and who is asking. */
-import { readJsonObject, type RequestInfo } from '../http.js';
+import { readJsonObject, type RequestInfo } from '../../core/http.js';
 import { hashSession } from '../receipts.js';
 import { keyedHash } from '../keyed-crypto.js';
 import { forwardedFor, networkOf, wideNetworkOf } from './client-address.js';
@@ -121,6 +121,11 @@ export class RequestContext {
   /** The keyed hash of a value, as `hashIdentifier` makes it. */
   hash(value: string): Promise<string> {
     return keyedHash(this.options.crypto, this.options.receiptSecret, value);
+  }
+
+  /** The keyed hash of a user id, for the keys of that user's faces, voices and proof. */
+  userHash(user: string): Promise<string> {
+    return this.hash(`user:${user}`);
   }
 }
 

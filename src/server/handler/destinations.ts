@@ -5,6 +5,7 @@
  * are refused: the people of that range pay for it, so it is off by default.
  */
 import { destinationOf } from './contacts.js';
+import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail } from './errors.js';
 import type { AbuseEvent, DestinationWindow } from './options.js';
@@ -14,8 +15,8 @@ export async function countDestination(ctx: RequestContext, phone: string): Prom
   const { country, prefix } = destinationOf(phone);
   const { sendsPerCountry, sendsPerPrefix } = ctx.options.limits;
   return [
-    await countTowards(ctx, `sends:country:${country}`, sendsPerCountry, { kind: 'country', country }),
-    await countTowards(ctx, `sends:prefix:${prefix}`, sendsPerPrefix, { kind: 'prefix', country, prefix }),
+    await countTowards(ctx, keys.sendsToCountry(country), sendsPerCountry, { kind: 'country', country }),
+    await countTowards(ctx, keys.sendsToPrefix(prefix), sendsPerPrefix, { kind: 'prefix', country, prefix }),
   ];
 }
 

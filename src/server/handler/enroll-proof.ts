@@ -4,9 +4,10 @@
  * nothing the browser carries can forge it, or the host's own `canEnroll(user, request)`: true
  * allows, false refuses, and undefined (a session token without `enroll`) leaves it to the code.
  */
+import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 
-const proofKey = async (ctx: RequestContext, user: string) => `proof:${await ctx.hash(`user:${user}`)}`;
+const proofKey = async (ctx: RequestContext, user: string) => keys.enrollProof(await ctx.userHash(user));
 
 /** After a code verified by a signed-in user: the proof, fresh for the next minutes. */
 export async function recordProof(ctx: RequestContext, user: string): Promise<void> {

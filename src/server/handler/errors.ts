@@ -1,7 +1,7 @@
-/** The one error shape every route answers (DESIGN §3), and how upstream errors map onto it. */
+/** The one error shape every route answers (demo/pages/protocol.md), and how upstream errors map onto it. */
 import type { ErrorBody, ErrorCode } from '../../core/protocol.js';
-import { json } from '../http.js';
-import { ServiceError, type UpstreamFault } from '../service/errors.js';
+import { json } from '../../core/http.js';
+import { ServiceError, type UpstreamFault } from '../upstream/errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,

@@ -1,9 +1,10 @@
 /**
- * The host handler: the one endpoint the widgets call. It checks the caller, applies the policy of
- * DESIGN §4, adds the API key, calls the service, and answers in the stable shape of DESIGN §3.
+ * The host handler: the one endpoint the widgets call. It checks the caller, applies the policy the
+ * host handler page lists ("What it enforces"), adds the API key, calls the service, and answers in
+ * the stable shape of the widget protocol page.
  */
-import { HttpError, refuseDeclaredOver, type FetchHandler, type RequestInfo } from '../http.js';
-import { createServiceClient } from '../service/client.js';
+import { HttpError, refuseDeclaredOver, type FetchHandler, type RequestInfo } from '../../core/http.js';
+import { createServiceClient } from '../upstream/client.js';
 import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
 import { enroll, verifyBiometric } from './biometric-routes.js';
 import { balanceWatch, config } from './config-route.js';
@@ -12,10 +13,20 @@ import { errorResponse, HandlerError, unavailable } from './errors.js';
 import { resolveOptions, type Runtime, type VerifyHandlerOptions } from './options.js';
 import { sendOtp, verifyOtp, type OtpDeps } from './otp-routes.js';
 import { isRoute, ROUTES, type Route } from '../../core/protocol.js';
+import type { VerifyStore } from '../store/store.js';
+import { keys } from '../store/keys.js';
 
 export interface VerifyHandler extends FetchHandler {
   /** Checks a receipt with this handler's secret and store, and uses it up. */
   verifyReceipt(token: unknown, expect?: Omit<VerifyReceiptOptions, 'secret' | 'store'>): Promise<ReceiptClaims>;
+  /**
+   * What keeps this handler from serving now, for a readiness probe: `store` when its store does
+   * not answer within the store deadline, `service` when the service does not (asked at most every
+   * 5 s while it answers). Empty when ready.
+   */
+  readiness(): Promise<Array<'store' | 'service'>>;
+  /** The account's balance, from the service (for a gauge). */
+  balance(): Promise<number>;
 }
 
 /**
@@ -51,17 +62,19 @@ export function createHandlerOn(runtime: Runtime, input: HandlerInput): VerifyHa
   };
   return Object.assign(handle, {
     verifyReceipt: async (token: unknown, expect?: Omit<VerifyReceiptOptions, 'secret' | 'store'>) => (await ready()).verifyReceipt(token, expect),
+    readiness: async () => (await ready()).readiness(),
+    balance: async () => (await ready()).balance(),
   });
 }
 
 function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandler {
   const options = resolveOptions(input, runtime);
-  const service = createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, fetch: options.fetch });
-  const channels = balanceWatch(options, service);
+  const upstream = createServiceClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.upstreamTimeoutMs, fetch: options.fetch });
+  const channels = balanceWatch(options, upstream);
   // Unset, the code length is learnt from the codes the service accepts: it sends one length.
   let learnt: number | null = null;
   const otp: OtpDeps = {
-    service,
+    upstream,
     channels,
     codeLength: () => options.codeLength ?? learnt,
     learnCodeLength: (length) => void (learnt = length),
@@ -71,8 +84,8 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
     config: (ctx) => config(ctx, otp),
     'send-otp': (ctx) => sendOtp(ctx, otp),
     'verify-otp': (ctx) => verifyOtp(ctx, otp),
-    'verify-by-face': (ctx) => verifyBiometric(ctx, service, 'face'),
-    'verify-by-voice': (ctx) => verifyBiometric(ctx, service, 'voice'),
+    'verify-by-face': (ctx) => verifyBiometric(ctx, upstream, 'face'),
+    'verify-by-voice': (ctx) => verifyBiometric(ctx, upstream, 'voice'),
     'enroll-face': (ctx) => enroll(ctx, 'face'),
     'enroll-voice': (ctx) => enroll(ctx, 'voice'),
   };
@@ -127,7 +140,22 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
   return Object.assign(handle, {
     verifyReceipt: (token: unknown, expect: Omit<VerifyReceiptOptions, 'secret' | 'store'> = {}) =>
       verifyReceipt(token, { ...expect, secret: options.receiptSecret, store: options.store }),
+    readiness: readinessCheck(options.store, () => upstream.balance()),
+    balance: async () => (await upstream.balance()).balance,
   });
+}
+
+/** The store asked on each call (an outage shows within its deadline), the service at most every 5 s while it answers. */
+function readinessCheck(store: VerifyStore, balance: () => Promise<unknown>): VerifyHandler['readiness'] {
+  let serviceCheckedAt = 0;
+  return async () => {
+    const fresh = Date.now() - serviceCheckedAt < 5000;
+    const [storeOk, serviceOk] = await Promise.all([
+      store.get(keys.readiness()).then(() => true, () => false),
+      fresh || balance().then(() => ((serviceCheckedAt = Date.now()), true), () => false),
+    ]);
+    return [...(storeOk ? [] : ['store' as const]), ...(serviceOk ? [] : ['service' as const])];
+  };
 }
 
 function fail404(): never {

@@ -7,6 +7,7 @@ import { withDeadline } from '../store/deadline.js';
 import { MemoryStore } from '../store/memory.js';
 import { memoryStoreRefusal } from '../store/platform.js';
 import type { VerifyStore } from '../store/store.js';
+import { DEFAULT_FRICTION, type Friction } from './friction/settings.js';
 
 /**
  * Codes to one destination in a window: past `alertAt` the host is told once a window (`onAbuse`)
@@ -32,28 +33,6 @@ export interface AbuseEvent {
 export interface Window {
   max: number;
   windowSeconds: number;
-}
-
-/**
- * Pressure a send or a verify meets free; past any of these it first needs a proof of work (or the
- * host's human check), harder the further past. Counts are per hour unless named per minute.
- */
-export interface Friction {
-  /** Wrong codes for one phone or email, over all callers. */
-  freeWrongCodesPerIdentifier: number;
-  /** Wrong codes from one network (an IPv4 /24, an IPv6 /48), over all identifiers. */
-  freeWrongCodesPerNetwork: number;
-  /** Wrong codes over the whole site in a minute. */
-  freeWrongCodesPerMinute: number;
-  /** Codes sent to one phone or email, over all callers. */
-  freeSendsPerIdentifier: number;
-  /** Codes sent from one client address. */
-  freeSendsPerIp: number;
-  /** Codes sent over the whole site in a minute. */
-  freeSendsPerMinute: number;
-  /** Hashes the easiest challenge takes at most; each level doubles it, up to `maxWork`. */
-  minWork: number;
-  maxWork: number;
 }
 
 export interface Limits {
@@ -111,17 +90,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxWrongCodes: 5,
   wrongCodesPerIdentifier: { max: 25, windowSeconds: 3600 },
   wrongCodesPerIdentifierPerDay: { max: 600, windowSeconds: 86_400 },
-  friction: {
-    freeWrongCodesPerIdentifier: 10,
-    freeWrongCodesPerNetwork: 30,
-    freeWrongCodesPerMinute: 200,
-    freeSendsPerIdentifier: 5,
-    freeSendsPerIp: 10,
-    freeSendsPerMinute: 200,
-    // About 0.8 s and 12 s of a phone-class CPU (Chromium at 4x throttling) at worst.
-    minWork: 20_000,
-    maxWork: 300_000,
-  },
+  friction: DEFAULT_FRICTION,
+
   challengeSeconds: 600,
   biometricAttempts: { max: 5, windowSeconds: 900 },
   maxJsonBytes: 8 * 1024,

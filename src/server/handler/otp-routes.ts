@@ -1,23 +1,25 @@
-/** send-otp and verify-otp: the OWASP rules of DESIGN §4, in the order that costs least first. */
+/** send-otp and verify-otp: the rules of the host handler page's "What it enforces", in the order that costs least first. */
 import type { OtpChannel, SendOtpResponse } from '../../core/protocol.js';
 import { OTP_CHANNELS } from '../../core/protocol.js';
-import { json } from '../http.js';
-import { ServiceError } from '../service/errors.js';
-import type { ServiceClient } from '../service/types.js';
+import { json } from '../../core/http.js';
+import { ServiceError } from '../upstream/errors.js';
+import type { ServiceClient } from '../upstream/types.js';
 import { asciiDigits } from '../../core/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, savePending } from './pending.js';
 import { countDestination } from './destinations.js';
-import { requireProof } from './friction.js';
-import { GuessBudget, SITE_SENDS } from './pressure.js';
+import { requireProof } from './friction/proof.js';
+import { GuessBudget } from './friction/guess-budget.js';
+import { sendPressure, verifyPressure } from './friction/pressure.js';
+import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
 import type { Window } from './options.js';
 import { verified } from './verified.js';
 
 export interface OtpDeps {
-  service: ServiceClient;
+  upstream: ServiceClient;
   /** The channels usable now: allowed, and paid ones only while credits last. */
   channels(): Promise<OtpChannel[]>;
   /** Digits in a code: the host's setting, else the length of the last code the service accepted. */
@@ -71,8 +73,8 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   if (!(await deps.channels()).includes(method)) fail('insufficient_credits', 'This way of receiving a code is unavailable right now.');
   const identifier = pending?.identifier ?? (method === 'email' ? normalizeEmail(body.email) : normalizePhone(body.phone, method, options.allowedCountries));
   const id = await ctx.hash(identifier);
-  const cooldownKey = `cooldown:${session}:${id}`;
-  const challenge = `challenge:${session}:${id}`;
+  const cooldownKey = keys.cooldown(session, id);
+  const challenge = keys.code(session, id);
 
   // Within this session's cooldown: a live code goes back to entering it (a second tab, a reload).
   const waiting = limits.resendCooldownSeconds > 0 ? await store.claim(cooldownKey, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 };
@@ -84,18 +86,18 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const spent: string[] = [];
   try {
     const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
-    const [sessionKey, ipKey] = [`sends:session:${session}`, ip && `sends:ip:${ip}`];
+    const [sessionKey, ipKey] = [keys.sendsBySession(session), ip && keys.sendsByAddress(ip)];
     // Under pressure, proof first: a request refused for want of it has spent nothing.
     const budget = new GuessBudget(ctx, identifier, id, network);
-    await requireProof(ctx, body, await budget.sendPressure({ session: sessionKey, identifier: `sends:id:${id}`, ip: ipKey }, `send:${session}:${id}`));
+    await requireProof(ctx, body, await sendPressure(ctx, budget, { session: sessionKey, identifier: keys.sendsTo(id), ip: ipKey }, `send:${session}:${id}`));
     spent.push(await withinWindow(ctx, sessionKey, limits.sendsPerSession, TOO_MANY));
     if (ipKey) spent.push(await withinWindow(ctx, ipKey, limits.sendsPerIp, TOO_MANY));
-    spent.push(await withinWindow(ctx, `sends:id:${id}:${session}`, limits.sendsPerIdentifier, TOO_MANY));
+    spent.push(await withinWindow(ctx, keys.sendsToBySession(id, session), limits.sendsPerIdentifier, TOO_MANY));
     // A network's share of the number's sends, before the ceiling over all: one place cannot fill it.
-    if (network) spent.push(await withinWindow(ctx, `sends:id:${id}:net:${network}`, limits.sendsPerIdentifierPerNetwork, TOO_MANY));
-    spent.push(await withinWindow(ctx, `sends:id:${id}`, limits.sendsPerIdentifierAllCallers, TOO_MANY));
+    if (network) spent.push(await withinWindow(ctx, keys.sendsToByNetwork(id, network), limits.sendsPerIdentifierPerNetwork, TOO_MANY));
+    spent.push(await withinWindow(ctx, keys.sendsTo(id), limits.sendsPerIdentifierAllCallers, TOO_MANY));
     if (method !== 'email') spent.push(...(await countDestination(ctx, identifier)));
-    spent.push(await withinWindow(ctx, SITE_SENDS, { max: Infinity, windowSeconds: 60 }, TOO_MANY));
+    spent.push(await withinWindow(ctx, keys.sendsOnSite(), { max: Infinity, windowSeconds: 60 }, TOO_MANY));
   } catch (error) {
     // Refused by a cap: the cooldown just claimed stands for no send.
     await store.delete(cooldownKey);
@@ -109,7 +111,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   await savePending(ctx, session, { method, identifier, sentAt: startedAt });
   const fallbackEmail = method === 'email' ? null : await options.getFallbackEmail?.(await ctx.user(), ctx.request);
   try {
-    await deps.service.sendOtp(
+    await deps.upstream.sendOtp(
       {
         method,
         ...(method === 'email' ? { email: identifier } : { phone: identifier }),
@@ -131,14 +133,14 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
       ]);
       throw fromServiceError(error);
     }
-    await store.delete(`attempts:${session}:${id}`);
+    await store.delete(keys.codeAttempts(session, id));
     // The widget offers to enter a code that arrives, and tells when another may be asked for.
     const mapped = fromServiceError(error);
     const left = Math.max(0, Math.ceil(limits.resendCooldownSeconds - (Date.now() - startedAt) / 1000));
     throw new HandlerError(mapped.code, mapped.message, { ...mapped.extra, maybeSent: true, retryAfter: left });
   }
   // A new code opens a new challenge: this session's count for it starts again (the number's budget does not).
-  await store.delete(`attempts:${session}:${id}`);
+  await store.delete(keys.codeAttempts(session, id));
   return json(sendAnswer(deps, method, identifier, limits.resendCooldownSeconds, false));
 }
 
@@ -162,11 +164,11 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
 
   // Only an identifier this session asked a code for can be verified; the answer is the same as
   // for an expired code, so it tells nothing about other people's codes.
-  const challenge = `challenge:${session}:${id}`;
+  const challenge = keys.code(session, id);
   if ((await store.get(challenge)) === null) fail('code_expired', 'This code has expired. Please request a new one.');
-  const attempts = `attempts:${session}:${id}`;
+  const attempts = keys.codeAttempts(session, id);
   const budget = new GuessBudget(ctx, identifier, id, await ctx.wideNetworkKey());
-  await requireProof(ctx, body, await budget.verifyPressure(`verify:${session}:${id}`, attempts));
+  await requireProof(ctx, body, await verifyPressure(ctx, budget, `verify:${session}:${id}`, attempts));
   // Counted before asking the service, so parallel guesses cannot slip past the caps: this code's, then the number's.
   const { count } = await store.increment(attempts, limits.challengeSeconds);
   const attemptsLeft = Math.max(0, limits.maxWrongCodes - count);
@@ -177,7 +179,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   });
 
   try {
-    await deps.service.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
+    await deps.upstream.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
   } catch (error) {
     const code = error instanceof ServiceError ? error.code : null;
     if (code === 'wrong_code') {

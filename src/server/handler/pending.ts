@@ -8,6 +8,7 @@
 import type { OtpChannel, PendingCode } from '../../core/protocol.js';
 import { maskIdentifier } from './contacts.js';
 import type { RequestContext } from './context.js';
+import { keys } from '../store/keys.js';
 
 export interface Pending {
   method: OtpChannel;
@@ -18,23 +19,23 @@ export interface Pending {
 
 export async function savePending(ctx: RequestContext, session: string, pending: Pending): Promise<void> {
   const { store, limits, crypto, receiptSecret } = ctx.options;
-  await store.set(`pending:${session}`, limits.challengeSeconds, await crypto.seal(receiptSecret, JSON.stringify(pending)));
+  await store.set(keys.pending(session), limits.challengeSeconds, await crypto.seal(receiptSecret, JSON.stringify(pending)));
 }
 
 /** Once its code is verified, nothing is pending any more. */
 export async function clearPending(ctx: RequestContext, session: string): Promise<void> {
-  await ctx.options.store.delete(`pending:${session}`);
+  await ctx.options.store.delete(keys.pending(session));
 }
 
 /** The session's pending code, while its challenge can still be verified. */
 export async function readPending(ctx: RequestContext, session: string): Promise<Pending | null> {
   const { store, crypto, receiptSecret } = ctx.options;
-  const sealed = await store.get(`pending:${session}`);
+  const sealed = await store.get(keys.pending(session));
   // Sealed under another (rotated) secret: as if nothing were pending.
   const plain = sealed ? await crypto.open(receiptSecret, sealed) : null;
   const pending = plain === null ? null : (JSON.parse(plain) as Pending);
   if (!pending) return null;
-  const live = await store.get(`challenge:${session}:${await ctx.hash(pending.identifier)}`);
+  const live = await store.get(keys.code(session, await ctx.hash(pending.identifier)));
   return live === null ? null : pending;
 }
 

@@ -1,6 +1,6 @@
 /** The end of every successful verification: a signed receipt, the host's hook, the answer. */
 import type { VerificationMethod, VerifiedResponse } from '../../core/protocol.js';
-import { json } from '../http.js';
+import { json } from '../../core/http.js';
 import { signReceipt } from '../receipts.js';
 import type { RequestContext } from './context.js';
 

@@ -10,7 +10,7 @@ interface Platform {
   store: string;
 }
 
-const UPSTASH = 'UpstashStore (Redis over HTTPS: new UpstashStore(Redis.fromEnv(UPSTASH_CLIENT_OPTIONS)))';
+const UPSTASH = 'UpstashStore (Redis over HTTPS: new UpstashStore((options) => Redis.fromEnv(options)))';
 
 /** An environment variable, where the runtime has them (Node, Bun, Deno with env access, Next's edge runtime). */
 function env(name: string): string | undefined {

@@ -11,8 +11,9 @@ import { CLAIM, DECREMENT, INCREMENT, TAKE, wholeSeconds } from './scripts.js';
 import type { VerifyStore } from './store.js';
 
 /**
- * The `@upstash/redis` options an UpstashStore's client must have:
- * `new Redis({ url, token, ...UPSTASH_CLIENT_OPTIONS })` or `Redis.fromEnv(UPSTASH_CLIENT_OPTIONS)`.
+ * The `@upstash/redis` options an UpstashStore builds its client with: it calls the function it is
+ * given with them, `new UpstashStore((options) => Redis.fromEnv(options))`, so that no client it
+ * uses can lack them.
  */
 export const UPSTASH_CLIENT_OPTIONS = {
   // A request lost on the way is not sent again behind the handler's back: a retry after the
@@ -47,16 +48,8 @@ export interface UpstashStoreOptions {
   blockedKeys?: number;
 }
 
-/** The options a client was built with, read where @upstash/redis keeps them; unknown for a client of another make. */
-function unsafeOptions(redis: UpstashClient): string[] {
-  const seen = redis as unknown as { opts?: { automaticDeserialization?: boolean }; client?: { retry?: { attempts?: number } } };
-  const unsafe: string[] = [];
-  if (seen.opts?.automaticDeserialization !== false) unsafe.push('automaticDeserialization');
-  // @upstash/redis tries `attempts + 1` times, even with `retry: false`.
-  const attempts = seen.client?.retry?.attempts;
-  if (attempts !== undefined && attempts !== 0) unsafe.push('retry');
-  return unsafe;
-}
+/** Builds the client from the options it is given (`UPSTASH_CLIENT_OPTIONS`), adding its URL and token. */
+export type UpstashClientFactory = (options: typeof UPSTASH_CLIENT_OPTIONS) => UpstashClient;
 
 export class UpstashStore implements VerifyStore {
   readonly #prefix: string;
@@ -65,14 +58,15 @@ export class UpstashStore implements VerifyStore {
   readonly #blocked = new Map<string, number>();
   readonly #blockedKeys: number;
 
-  constructor(
-    private readonly redis: UpstashClient,
-    options: UpstashStoreOptions = {},
-  ) {
-    const unsafe = unsafeOptions(redis);
-    if (unsafe.length) {
-      throw new TypeError(`UpstashStore needs a client that reads values as stored and never re-sends a request (${unsafe.join(', ')}): new Redis({ url, token, ...UPSTASH_CLIENT_OPTIONS })`);
+  private readonly redis: UpstashClient;
+
+  constructor(client: UpstashClientFactory, options: UpstashStoreOptions = {}) {
+    // A client built elsewhere could read values as JSON or send a request twice, and nothing it
+    // exposes tells; built here, it has the options that keep it from either.
+    if (typeof client !== 'function') {
+      throw new TypeError('UpstashStore builds its client from the options it gives: new UpstashStore((options) => Redis.fromEnv(options)), or new UpstashStore((options) => new Redis({ url, token, ...options }))');
     }
+    const redis = (this.redis = client({ ...UPSTASH_CLIENT_OPTIONS }));
     this.#prefix = options.prefix ?? 'verify:';
     this.#blockedKeys = options.blockedKeys ?? 10_000;
     this.#scripts = { increment: redis.createScript(INCREMENT), claim: redis.createScript(CLAIM), decrement: redis.createScript(DECREMENT), take: redis.createScript(TAKE) };

@@ -1,5 +1,5 @@
 import { Redis } from '@upstash/redis';
-import { createVerifyHandler, ReceiptError, UpstashStore, UPSTASH_CLIENT_OPTIONS } from 'verify-widgets/server';
+import { createVerifyHandler, ReceiptError, UpstashStore } from 'verify-widgets/server';
 
 const verify = createVerifyHandler({
   baseUrl: Deno.env.get('SERVICE_BASE_URL')!,
@@ -9,7 +9,7 @@ const verify = createVerifyHandler({
   getUser: () => 'demo-user', // your sign-in: the session's user id, or null for a guest
   allowedCountries: ['SA'],
   // Deno Deploy runs the app in many regions at once: UPSTASH_REDIS_REST_URL and _TOKEN are its environment.
-  store: new UpstashStore(Redis.fromEnv(UPSTASH_CLIENT_OPTIONS)),
+  store: new UpstashStore((options) => Redis.fromEnv(options)),
 });
 
 Deno.serve(

@@ -1,5 +1,5 @@
 import { Redis } from '@upstash/redis/cloudflare';
-import { createVerifyHandler, ReceiptError, UpstashStore, UPSTASH_CLIENT_OPTIONS } from 'verify-widgets/server';
+import { createVerifyHandler, ReceiptError, UpstashStore } from 'verify-widgets/server';
 
 let verify;
 
@@ -13,7 +13,7 @@ export default {
       getUser: () => 'demo-user', // your sign-in: the session's user id, or null for a guest
       allowedCountries: ['SA'],
       // Upstash Redis over HTTPS: UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are secrets of the Worker.
-      store: new UpstashStore(Redis.fromEnv(env, UPSTASH_CLIENT_OPTIONS)),
+      store: new UpstashStore((options) => Redis.fromEnv(env, options)),
     });
     // Where the verification matters: the receipt is checked on the server, once (on every instance, through Upstash).
     if (new URL(request.url).pathname === '/login' && request.method === 'POST') {

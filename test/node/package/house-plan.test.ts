@@ -12,7 +12,10 @@ import ts from 'typescript';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
-/** Each room and the rooms below it that it may import (its own always allowed). */
+/** The server's public entries: the only way into the server from the rooms that serve it (the emulator, the stand-alone service). */
+const SERVER_ENTRIES = ['server/index.ts', 'server/node/index.ts'];
+
+/** Each room and the rooms (or entry files) below it that it may import (its own always allowed). */
 const ROOMS: Record<string, string[]> = {
   core: [],
   translations: ['core'],
@@ -23,10 +26,21 @@ const ROOMS: Record<string, string[]> = {
   'voice-verify': ['core', 'internal', 'translations', 'events'],
   react: ['core', 'events', 'otp-verify', 'face-verify', 'voice-verify'],
   locales: ['translations', 'internal'],
-  server: ['core'],
-  emulator: ['core', 'server'],
+  // The server, from the bottom: what it stores and how, and its client of the service's API.
+  'server/store': ['core'],
+  'server/upstream': ['core'],
+  // The files every runtime shares, below the handler: keyed crypto and receipts.
+  server: ['core', 'server/store'],
+  // The handler, its routes and its friction.
+  'server/handler': ['core', 'server', 'server/store', 'server/upstream'],
+  // The site's hooks (session tokens, reference callbacks) and the Node adapters, each on the handler.
+  'server/site': ['core', 'server', 'server/handler'],
+  'server/node': ['core', 'server', 'server/handler'],
+  // `verify-widgets/server`: everything a host imports, for any runtime.
+  'server/entry': ['core', 'server', 'server/store', 'server/upstream', 'server/handler', 'server/site'],
+  emulator: ['core', ...SERVER_ENTRIES],
   // The stand-alone service: the handler served on its own, for back ends in other languages.
-  service: ['core', 'server'],
+  service: ['core', ...SERVER_ENTRIES],
   // The entry points at the top: the widgets' index and the CDN file (never the server's rooms).
   '.': ['core', 'internal', 'translations', 'events', 'otp-verify', 'face-verify', 'voice-verify', 'react'],
 };
@@ -40,7 +54,14 @@ function sources(dir = SRC): string[] {
 }
 
 const files = sources();
-const roomOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '.');
+/** A file's room: its top folder, or inside server/ its folder there (server/ alone for its loose files, server/entry for its index). */
+function roomOf(file: string): string {
+  const parts = file.split('/');
+  if (parts.length === 1) return '.';
+  if (parts[0] !== 'server') return parts[0]!;
+  if (file === 'server/index.ts') return 'server/entry';
+  return parts.length === 2 ? 'server' : `server/${parts[1]}`;
+}
 /** Each file's imports: relative ones as files of src/, others as package or `node:` names. */
 const imports = new Map(
   files.map((file) => {
@@ -76,10 +97,32 @@ describe('the house plan of src/', () => {
       assert.ok(ROOMS[room], `${file} is in a room the plan does not name: ${room}`);
       for (const target of targets.filter((t) => t.endsWith('.ts'))) {
         const to = roomOf(target);
-        if (to !== room && !ROOMS[room]!.includes(to)) wrong.push(`${file} -> ${target}`);
+        if (to !== room && !ROOMS[room]!.includes(to) && !ROOMS[room]!.includes(target)) wrong.push(`${file} -> ${target}`);
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  it('the server keeps its loose files few and one word per part: no second "service" inside it', () => {
+    const loose = files.filter((file) => roomOf(file) === 'server' || roomOf(file) === 'server/entry');
+    assert.ok(loose.length <= 5, `src/server/ holds ${loose.length} loose files: ${loose.join(', ')}`);
+    assert.deepEqual(files.filter((file) => file.startsWith('server/service/')), []);
+  });
+
+  it('no double cast and no comment citing a design document the reader does not have', () => {
+    for (const file of files) {
+      const text = readFileSync(join(SRC, file), 'utf8');
+      assert.doesNotMatch(text, /as unknown as/, file);
+      assert.doesNotMatch(text, /\bDESIGN\b/, file);
+    }
+  });
+
+  it('every store key is built in store/keys.ts, where its lifetime is written', () => {
+    // A key handed to the store as a literal, or made as text into a name first.
+    const ownKey = /\bstore\.(increment|claim|set|decrement|get|take|delete)\(\s*[`'"]|(const|let) \w+ = `[a-z]+:\$\{/;
+    for (const file of files.filter((f) => f.startsWith('server/handler/') || f === 'server/receipts.ts')) {
+      assert.doesNotMatch(readFileSync(join(SRC, file), 'utf8'), ownKey, `${file} makes a store key of its own`);
+    }
   });
 
   it('core imports no node: module and touches no DOM or Node global', () => {

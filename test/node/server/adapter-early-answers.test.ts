@@ -9,7 +9,7 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createVerifyHandler } from '../../../src/server/index.js';
-import { toNodeListener } from '../../../src/server/node.js';
+import { toNodeListener } from '../../../src/server/node/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { cameraCapture, KEY } from '../helpers.js';
 import { SECRET, setup } from './handler-setup.js';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 // The Node entry's handler: its calls to the service go through createNodeFetch.
-import { createVerifyHandler, toNodeListener } from '../../../src/server/node.js';
+import { createVerifyHandler, toNodeListener } from '../../../src/server/node/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY } from '../helpers.js';
 import { SECRET } from './handler-setup.js';

@@ -2,13 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeFetch, createVerifyHandler } from '../../../src/server/node.js';
+import { createNodeFetch, createVerifyHandler } from '../../../src/server/node/index.js';
 import { createServiceClient, ServiceError } from '../../../src/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY, until } from '../helpers.js';
 import { SECRET } from './handler-setup.js';
 import { keyedHash, webKeyedCrypto, type KeyedCrypto } from '../../../src/server/keyed-crypto.js';
-import { nodeKeyedCrypto } from '../../../src/server/node-crypto.js';
+import { nodeKeyedCrypto } from '../../../src/server/node/crypto.js';
 
 describe('createNodeFetch: the Node path to the service', () => {
   let server: Server;

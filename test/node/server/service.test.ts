@@ -11,7 +11,7 @@ import { SignJWT } from 'jose';
 // @ts-expect-error: a CommonJS module without types
 import parsePrometheus from 'parse-prometheus-text-format';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { toNodeListener } from '../../../src/server/node.js';
+import { toNodeListener } from '../../../src/server/node/index.js';
 import { ConfigError, loadConfig } from '../../../src/service/config.js';
 import { createVerifyService, type VerifyService } from '../../../src/service/service.js';
 import { latestCode, until } from '../helpers.js';

@@ -1,5 +1,5 @@
 import { Redis } from '@upstash/redis';
-import { createVerifyHandler, UpstashStore, UPSTASH_CLIENT_OPTIONS, type VerifyHandlerOptions } from 'verify-widgets/server';
+import { createVerifyHandler, UpstashStore, type VerifyHandlerOptions } from 'verify-widgets/server';
 
 // Read on the first request, not at import, so that `next build` needs none of these secrets.
 export const options = (basePath: string): VerifyHandlerOptions => ({
@@ -14,7 +14,7 @@ export const options = (basePath: string): VerifyHandlerOptions => ({
   allowedCountries: ['SA'],
   // Every instance of every route shares it: Upstash from the Vercel Marketplace sets
   // UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (or KV_REST_API_URL and KV_REST_API_TOKEN).
-  store: new UpstashStore(Redis.fromEnv(UPSTASH_CLIENT_OPTIONS)),
+  store: new UpstashStore((options) => Redis.fromEnv(options)),
 });
 
 export const verify = createVerifyHandler(() => options('/api/verify'));

@@ -1,5 +1,5 @@
 /**
- * Turns the service's answers, documented and observed (DESIGN §2), into one typed result or one
+ * Turns the service's answers, documented and observed (demo/pages/emulator.md, live quirks), into one typed result or one
  * ServiceError. Kept apart from the transport so every shape can be tested from a plain object.
  */
 import type { ErrorCode } from '../../core/protocol.js';
@@ -88,7 +88,7 @@ const INSUFFICIENT = /insufficient|not enough (credit|balance)|credit|balance/i;
 
 /**
  * The reading of anything that is not a success: a ServiceError, or — for face and voice — a
- * non-match, which the live service sometimes answers as 422 (DESIGN §2).
+ * non-match, which the live service sometimes answers as 422 (demo/pages/emulator.md, live quirks).
  */
 export function classifyFailure(operation: Operation, status: number, body: Body | undefined, retryAfter?: number): ServiceError | Comparison {
   const messages = messagesOf(body);

@@ -3,7 +3,7 @@
  * signature). The request's `signal` aborts when the client goes away, so handlers can stop work.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FetchHandler } from './http.js';
+import type { FetchHandler } from '../../core/http.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 

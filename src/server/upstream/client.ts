@@ -1,6 +1,6 @@
 /**
  * Typed client for the authentication service (shared/service-api.md), tolerant of every shape the
- * live service has been seen to answer (DESIGN §2). Server-side only: it carries the API key.
+ * live service has been seen to answer (demo/pages/emulator.md, live quirks). Server-side only: it carries the API key.
  */
 import { deadline } from '../../core/deadline.js';
 import { ServiceError } from './errors.js';
@@ -25,7 +25,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           'Content-Type': 'application/json',
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        // A redirect means the service did not take the request as JSON (DESIGN §2): never follow it.
+        // A redirect means the service did not take the request as JSON (demo/pages/emulator.md, live quirks): never follow it.
         redirect: 'manual',
         signal: limit.signal,
       });

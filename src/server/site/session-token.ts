@@ -1,5 +1,5 @@
 /**
- * Who is asking, from a session token the site's own back end mints (DESIGN §3a): an HS256 JWT with
+ * Who is asking, from a session token the site's own back end mints (demo/pages/any-backend.md): an HS256 JWT with
  * `sub` (the user id; absent for a guest), `sid` (the browser session), `aud: "verify-widgets"`,
  * `iat`, an `exp` at most 15 minutes later, and `enroll: true` when the site vouches for fresh
  * proof of another factor. The widget sends it as `Authorization: Bearer`, never in a URL. This is
@@ -7,8 +7,8 @@
  * own session.
  */
 import { errors, jwtVerify } from 'jose';
-import { hmacKey } from './keyed-crypto.js';
-import { HandlerError } from './handler/errors.js';
+import { hmacKey } from '../keyed-crypto.js';
+import { HandlerError } from '../handler/errors.js';
 
 export const SESSION_TOKEN_AUDIENCE = 'verify-widgets';
 /** The longest life a token may claim: a stolen one is worth minutes. */

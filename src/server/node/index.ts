@@ -4,12 +4,12 @@
  * to the service and node:crypto. Everything else lives in `verify-widgets/server`, which imports
  * nothing from Node.
  */
-import { createHandlerOn, type HandlerInput, type VerifyHandler } from './handler/index.js';
-import { createNodeFetch } from './node-fetch.js';
-import { nodeKeyedCrypto } from './node-crypto.js';
+import { createHandlerOn, type HandlerInput, type VerifyHandler } from '../handler/index.js';
+import { createNodeFetch } from './fetch.js';
+import { nodeKeyedCrypto } from './crypto.js';
 
-export { toNodeListener, type NodeListener } from './node-adapter.js';
-export { createNodeFetch, type NodeFetchOptions } from './node-fetch.js';
+export { toNodeListener, type NodeListener } from './adapter.js';
+export { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 
 /**
  * `createVerifyHandler` of `verify-widgets/server`, calling the service with `createNodeFetch()`

@@ -3,7 +3,7 @@
  * instance and an edge one share a store), made synchronously, with no job per call.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { memo, type KeyedCrypto } from './keyed-crypto.js';
+import { memo, type KeyedCrypto } from '../keyed-crypto.js';
 
 const sealKey = memo((secret) => createHash('sha256').update(`pending:${secret}`).digest());
 const TAG = 16;

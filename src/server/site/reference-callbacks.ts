@@ -1,12 +1,12 @@
 /**
- * Biometric references kept in the site's own database (DESIGN §3a): the handler's `getReference`
+ * Biometric references kept in the site's own database (demo/pages/any-backend.md): the handler's `getReference`
  * and `saveReference` as calls to the site, `GET` and `PUT {url}/{userId}/{face|voice}` with
  * `{"sample": base64}`, each signed as Stripe signs its webhooks: `Verify-Signature: t=<unix
  * seconds>,v1=<hex HMAC-SHA256 of "t.METHOD.path.body">` under the server secret. The site checks
  * the signature and refuses one older than 300 s, so a request seen on the way cannot be replayed.
  */
-import type { BiometricKind } from '../core/protocol.js';
-import { hmacKey } from './keyed-crypto.js';
+import type { BiometricKind } from '../../core/protocol.js';
+import { hmacKey } from '../keyed-crypto.js';
 
 export const SIGNATURE_HEADER = 'verify-signature';
 
