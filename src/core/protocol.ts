@@ -24,6 +24,9 @@ export const ERROR_CODES = [
   'token_missing',
   'token_expired',
   'token_invalid',
+  // A face checked live: no answer to a live challenge was sent, or its frames did not show a live person.
+  'liveness_required',
+  'liveness_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -109,7 +112,29 @@ export interface ErrorBody {
     humanCheck?: true;
     /** `try_another_channel`: the channel that reaches the person by another phone or email, if any. */
     fallback?: OtpChannel;
+    /** `liveness_failed`: which rule the frames broke, and the movement it concerns, for the widget to explain. */
+    reason?: LivenessReason;
+    move?: LivenessMove;
   };
+}
+
+/** The movements a live challenge asks for, said from the person's side: `left` is their own left. */
+export const LIVENESS_MOVES = ['left', 'right', 'up', 'down', 'closer'] as const;
+export type LivenessMove = (typeof LIVENESS_MOVES)[number];
+/** Why a live challenge's frames were refused. */
+export type LivenessReason = 'no_face' | 'several_faces' | 'not_same_person' | 'not_frontal' | 'move_not_seen' | 'flat' | 'frames_missing';
+
+/** POST {endpoint}/liveness-challenge: the movements to make, in order, and the nonce to send back within `expiresIn` seconds. */
+export interface LivenessChallenge {
+  nonce: string;
+  moves: LivenessMove[];
+  expiresIn: number;
+}
+
+/** A face checked live: a frontal frame, then one frame for each movement, in order (JPEG, base64), and the challenge's nonce. */
+export interface LiveFaceBody {
+  nonce: string;
+  frames: string[];
 }
 
 /** What a request answered `challenge_required` carries when sent again. */
@@ -211,9 +236,10 @@ export interface Routes {
   config: { method: 'GET'; request: undefined; response: ConfigResponse };
   'send-otp': { method: 'POST'; request: SendOtpBody; response: SendOtpResponse };
   'verify-otp': { method: 'POST'; request: VerifyOtpBody; response: VerifiedResponse };
-  'verify-by-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.face>; response: VerifiedResponse };
+  'liveness-challenge': { method: 'POST'; request: Record<never, never>; response: LivenessChallenge };
+  'verify-by-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.face> | LiveFaceBody; response: VerifiedResponse };
   'verify-by-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.voice>; response: VerifiedResponse };
-  'enroll-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.face>; response: EnrolledResponse };
+  'enroll-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.face> | LiveFaceBody; response: EnrolledResponse };
   'enroll-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.voice>; response: EnrolledResponse };
 }
 export type Route = keyof Routes;
@@ -226,10 +252,13 @@ export interface RouteInfo {
   media: boolean;
 }
 
+/** Every key of any member of a union (`keyof` alone gives only the keys all members share). */
+type KeysOf<T> = T extends unknown ? keyof T : never;
+
 /** A route's entry, its fields checked against its request type. */
 export interface RouteSpec<R extends Route> extends RouteInfo {
   method: Routes[R]['method'];
-  fields: readonly Extract<keyof NonNullable<Routes[R]['request']>, string>[];
+  fields: readonly Extract<KeysOf<NonNullable<Routes[R]['request']>>, string>[];
 }
 
 /** The route table the handler serves and validates with, and the widgets call through. */
@@ -237,9 +266,10 @@ export const ROUTES: { readonly [R in Route]: RouteSpec<R> } = {
   config: { method: 'GET', fields: [], media: false },
   'send-otp': { method: 'POST', fields: ['method', 'phone', 'email', 'lang', 'resend', 'altcha', 'humanCheck'], media: false },
   'verify-otp': { method: 'POST', fields: ['phone', 'email', 'otp', 'altcha', 'humanCheck'], media: false },
-  'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face], media: true },
+  'liveness-challenge': { method: 'POST', fields: [], media: false },
+  'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face, 'nonce', 'frames'], media: true },
   'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice], media: true },
-  'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face], media: true },
+  'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face, 'nonce', 'frames'], media: true },
   'enroll-voice': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.voice], media: true },
 };
 

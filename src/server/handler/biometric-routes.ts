@@ -10,7 +10,8 @@ import type { ServiceClient } from '../upstream/types.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { hasProof } from './enroll-proof.js';
-import { fail, fromServiceError } from './errors.js';
+import { fail, fromServiceError, HandlerError } from './errors.js';
+import { liveSample } from './liveness-routes.js';
 import { verified } from './verified.js';
 
 /** Checks what the service would refuse, before paying for the comparison. */
@@ -64,13 +65,21 @@ async function spending<T>(attempt: { giveBack(): Promise<void> }, work: () => P
     return await work();
   } catch (error) {
     // A bad sample, a missing reference, a fault: the person is not a step nearer the cap for it.
-    await attempt.giveBack();
+    // Frames that did not show a live person are an attempt like a face that did not match.
+    if (!(error instanceof HandlerError && error.code === 'liveness_failed')) await attempt.giveBack();
     throw error instanceof ServiceError ? fromServiceError(error) : error;
   }
 }
 
-async function readSample(ctx: RequestContext, kind: BiometricKind, field: string): Promise<string> {
+/**
+ * The sample to compare or register: with `liveness`, a face only from a live challenge's frames
+ * (a picture is refused, whatever the browser says), unless the host lets enrolment take a photo.
+ */
+async function readSample(ctx: RequestContext, kind: BiometricKind, field: string, user: string): Promise<string> {
   const body = await ctx.body();
+  const { liveness, enrollFaceFromUnprovenPhoto } = ctx.options;
+  const photoAllowed = field === SAMPLE_FIELDS.enroll.face && enrollFaceFromUnprovenPhoto && body[field] !== undefined;
+  if (kind === 'face' && liveness && !photoAllowed) return liveSample(ctx, body, user);
   return checkSample(ctx, kind, field, body[field]);
 }
 
@@ -86,7 +95,7 @@ export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClie
   const user = await ctx.requireUser();
   const attempt = await countAttempt(ctx, kind, user);
   const match = await spending(attempt, async () => {
-    const sample = await readSample(ctx, kind, SAMPLE_FIELDS.verify[kind]);
+    const sample = await readSample(ctx, kind, SAMPLE_FIELDS.verify[kind], user);
     const reference = await getReference(user, kind);
     if (!reference) fail('not_enrolled', kind === 'face' ? 'No face is registered for this account yet.' : 'No voice is registered for this account yet.');
     const options = { signal: ctx.request.signal };
@@ -126,7 +135,7 @@ export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<
 /** Reads the sample within the attempt cap and saves it as the user's reference. */
 async function saveSample(ctx: RequestContext, kind: BiometricKind, user: string, saveReference: NonNullable<RequestContext['options']['saveReference']>): Promise<Response> {
   const attempt = await countAttempt(ctx, kind, user);
-  const sample = await spending(attempt, () => readSample(ctx, kind, SAMPLE_FIELDS.enroll[kind]));
+  const sample = await spending(attempt, () => readSample(ctx, kind, SAMPLE_FIELDS.enroll[kind], user));
   await saveReference(user, kind, sample);
   const answer: EnrolledResponse = { enrolled: true, kind };
   return json(answer);

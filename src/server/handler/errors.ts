@@ -22,6 +22,8 @@ const STATUS: Record<ErrorCode, number> = {
   token_missing: 401,
   token_expired: 401,
   token_invalid: 401,
+  liveness_required: 400,
+  liveness_failed: 422,
 };
 
 export class HandlerError extends Error {

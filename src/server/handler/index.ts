@@ -7,6 +7,7 @@ import { HttpError, refuseDeclaredOver, type FetchHandler, type RequestInfo } fr
 import { createServiceClient } from '../upstream/client.js';
 import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
 import { enroll, verifyBiometric } from './biometric-routes.js';
+import { livenessChallenge } from './liveness-routes.js';
 import { balanceWatch, config } from './config-route.js';
 import { RequestContext } from './context.js';
 import { errorResponse, HandlerError, unavailable } from './errors.js';
@@ -84,6 +85,7 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
     config: (ctx) => config(ctx, otp),
     'send-otp': (ctx) => sendOtp(ctx, otp),
     'verify-otp': (ctx) => verifyOtp(ctx, otp),
+    'liveness-challenge': livenessChallenge,
     'verify-by-face': (ctx) => verifyBiometric(ctx, upstream, 'face'),
     'verify-by-voice': (ctx) => verifyBiometric(ctx, upstream, 'voice'),
     'enroll-face': (ctx) => enroll(ctx, 'face'),

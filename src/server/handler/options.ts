@@ -8,6 +8,7 @@ import { MemoryStore } from '../store/memory.js';
 import { memoryStoreRefusal } from '../store/platform.js';
 import type { VerifyStore } from '../store/store.js';
 import { DEFAULT_FRICTION, type Friction } from './friction/settings.js';
+import type { FaceObserver } from '../liveness/judge.js';
 
 /**
  * Codes to one destination in a window: past `alertAt` the host is told once a window (`onAbuse`)
@@ -66,8 +67,10 @@ export interface Limits {
   friction: Friction;
   /** How long a sent code can be verified through the handler. */
   challengeSeconds: number;
-  /** Face or voice comparisons and enrolments, per user and kind. */
+  /** Face or voice comparisons and enrolments, per user and kind; a live check refused counts as one. */
   biometricAttempts: Window;
+  /** How long a live challenge may be answered. */
+  livenessSeconds: number;
   /** Body caps, checked before parsing: OTP routes, and face/voice routes. */
   maxJsonBytes: number;
   maxMediaBodyBytes: number;
@@ -94,6 +97,7 @@ export const DEFAULT_LIMITS: Limits = {
 
   challengeSeconds: 600,
   biometricAttempts: { max: 5, windowSeconds: 900 },
+  livenessSeconds: 60,
   maxJsonBytes: 8 * 1024,
   maxMediaBodyBytes: 4 * 1024 * 1024,
   bodyReadSeconds: 30,
@@ -147,6 +151,18 @@ export interface VerifyHandlerOptions {
   getReference?(userId: string, kind: BiometricKind): Awaitable<string | null>;
   /** Stores an enrolment sample (raw base64) as the user's reference. */
   saveReference?(userId: string, kind: BiometricKind, sample: string): Awaitable<void>;
+  /**
+   * Faces checked live (the liveness page): a face is verified or enrolled only from the frames of a
+   * challenge the handler chose (`liveness-challenge`), checked for one face, the same person, the
+   * movements asked for and depth before the service is paid; a picture is refused. The Node
+   * entry's `createFacePool()` runs the face models in worker threads.
+   */
+  liveness?: FaceObserver;
+  /**
+   * With `liveness`, still register a face from an uploaded photo: nothing then proves the photo is
+   * the person's own, so whoever holds the session and a code may enrol anyone's face.
+   */
+  enrollFaceFromUnprovenPhoto?: boolean;
   /**
    * Whether this user may register a face or voice now: the host's own fresh proof of another
    * factor. Unset, or answering undefined, a code this user verified through the handler within

@@ -10,6 +10,7 @@ import { nodeKeyedCrypto } from './crypto.js';
 
 export { toNodeListener, type NodeListener } from './adapter.js';
 export { createNodeFetch, type NodeFetchOptions } from './fetch.js';
+export { createFacePool, FacePoolBusyError, type FacePool, type FacePoolOptions } from './face-pool.js';
 
 /**
  * `createVerifyHandler` of `verify-widgets/server`, calling the service with `createNodeFetch()`

@@ -53,6 +53,8 @@ export const keys = {
   humanCheck: (tokenHash: string) => `human:${tokenHash}`,
 
   // Faces and voices.
+  /** The session's live challenge (its nonce, its movements, its user), taken once (limits.livenessSeconds, 60 s). */
+  livenessChallenge: (session: string) => `liveness:${session}`,
   /** Comparisons and enrolments by one user of one kind (limits.biometricAttempts, 15 minutes). */
   biometricAttempts: (kind: BiometricKind, user: string) => `bio:${kind}:${user}`,
   /** A first enrolment under way, so that a concurrent one is refused (limits.bodyReadSeconds + 30 s). */

@@ -29,15 +29,17 @@ const ROOMS: Record<string, string[]> = {
   // The server, from the bottom: what it stores and how, and its client of the service's API.
   'server/store': ['core'],
   'server/upstream': ['core'],
+  // What a live face's frames show: pure arithmetic on the landmarks a model found.
+  'server/liveness': ['core'],
   // The files every runtime shares, below the handler: keyed crypto and receipts.
   server: ['core', 'server/store'],
   // The handler, its routes and its friction.
-  'server/handler': ['core', 'server', 'server/store', 'server/upstream'],
+  'server/handler': ['core', 'server', 'server/store', 'server/upstream', 'server/liveness'],
   // The site's hooks (session tokens, reference callbacks) and the Node adapters, each on the handler.
   'server/site': ['core', 'server', 'server/handler'],
-  'server/node': ['core', 'server', 'server/handler'],
+  'server/node': ['core', 'server', 'server/handler', 'server/liveness'],
   // `verify-widgets/server`: everything a host imports, for any runtime.
-  'server/entry': ['core', 'server', 'server/store', 'server/upstream', 'server/handler', 'server/site'],
+  'server/entry': ['core', 'server', 'server/store', 'server/upstream', 'server/liveness', 'server/handler', 'server/site'],
   emulator: ['core', ...SERVER_ENTRIES],
   // The stand-alone service: the handler served on its own, for back ends in other languages.
   service: ['core', ...SERVER_ENTRIES],

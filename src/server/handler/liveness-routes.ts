@@ -1,0 +1,106 @@
+/**
+ * Faces checked live: the handler chooses the movements (`liveness-challenge`), keeps them for one
+ * answer in the shared store, and checks the frames the widget sends back against them (judge.ts)
+ * before the service is paid. The browser is not trusted: the challenge is bound to the session and
+ * the user, taken once, and a picture sent instead of frames is refused.
+ */
+import { base64url } from 'jose';
+import { json } from '../../core/http.js';
+import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
+import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
+import { judge, randomMoves, type Verdict } from '../liveness/judge.js';
+import { keys } from '../store/keys.js';
+import type { RequestContext } from './context.js';
+import { fail } from './errors.js';
+
+/** Movements asked for in one challenge. */
+const MOVES_ASKED = 2;
+/** Each frame at most this many pixels a side, and all of them together at most this many bytes. */
+export const LIVE_FRAME = { maxSide: 640, maxTotalBytes: 1024 * 1024 };
+
+interface StoredChallenge {
+  nonce: string;
+  moves: LivenessMove[];
+  user: string;
+}
+
+export async function livenessChallenge(ctx: RequestContext): Promise<Response> {
+  if (!ctx.options.liveness) fail('invalid_input', 'Live face checks are not enabled on this site.', { status: 404 });
+  const user = await ctx.requireUser();
+  const session = await ctx.session();
+  const nonce = base64url.encode(crypto.getRandomValues(new Uint8Array(16)));
+  const moves = randomMoves(MOVES_ASKED);
+  const { store, limits } = ctx.options;
+  // One live challenge per session: a new one replaces the last, so a crowd of requests keeps one key.
+  await store.set(keys.livenessChallenge(session), limits.livenessSeconds, JSON.stringify({ nonce, moves, user: await ctx.userHash(user) } satisfies StoredChallenge));
+  const answer: LivenessChallenge = { nonce, moves, expiresIn: limits.livenessSeconds };
+  return json(answer);
+}
+
+const SAY: Record<LivenessMove, string> = {
+  left: 'turn your head further to your left',
+  right: 'turn your head further to your right',
+  up: 'tilt your head further up',
+  down: 'tilt your head further down',
+  closer: 'move closer to the camera',
+};
+
+/** What to tell the person, for each rule broken: what to do next, never a score. */
+function refusal(verdict: Extract<Verdict, { live: false }>): string {
+  switch (verdict.reason) {
+    case 'no_face':
+      return 'Your face was not seen in every picture. Keep your face in the frame, in good light.';
+    case 'several_faces':
+      return 'More than one face was seen. Make sure you are alone in the frame.';
+    case 'not_same_person':
+      return 'The pictures do not show the same person throughout.';
+    case 'not_frontal':
+      return 'Look straight at the camera at the start.';
+    case 'move_not_seen':
+      return `Please ${SAY[verdict.move!]}.`;
+    case 'flat':
+    case 'frames_missing':
+      return 'A live person was not seen. Please try again, following each movement.';
+  }
+}
+
+function decodeFrames(ctx: RequestContext, frames: unknown[]): Uint8Array[] {
+  let total = 0;
+  return frames.map((frame) => {
+    if (typeof frame !== 'string') fail('invalid_input', 'Send the frames as base64 JPEG pictures.', { field: 'frames' });
+    const problem = base64Problem(frame, LIVE_FRAME.maxTotalBytes);
+    if (problem) fail('bad_sample', `A frame ${problem}.`, { field: 'frames' });
+    const image = sniffImage(base64Prefix(frame));
+    if (image?.type !== 'jpeg') fail('bad_sample', 'Each frame must be a JPEG picture.', { field: 'frames' });
+    if (Math.max(image.width, image.height) > LIVE_FRAME.maxSide || Math.min(image.width, image.height) < SAMPLE_BOUNDS.minImageSide) {
+      fail('bad_sample', `Each frame must be between ${SAMPLE_BOUNDS.minImageSide} and ${LIVE_FRAME.maxSide} pixels a side.`, { field: 'frames' });
+    }
+    const bytes = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
+    total += bytes.length;
+    if (total > LIVE_FRAME.maxTotalBytes) fail('bad_sample', `The frames must come to at most ${LIVE_FRAME.maxTotalBytes / 1024} KB together.`, { field: 'frames' });
+    return bytes;
+  });
+}
+
+/**
+ * The frontal frame of a live answer, once its challenge is taken and its frames keep every rule
+ * (base64, for the service); throws the refusal otherwise. A refusal for the frames themselves
+ * (`liveness_failed`) keeps the attempt it was counted as.
+ */
+export async function liveSample(ctx: RequestContext, body: Record<string, unknown>, user: string): Promise<string> {
+  const { nonce, frames } = body;
+  if (typeof nonce !== 'string' || !Array.isArray(frames)) {
+    fail('liveness_required', 'Only a live capture is accepted: look at the camera and follow the movements asked for.');
+  }
+  // Taken before anything is decoded: an answer replayed, raced or late finds nothing.
+  const taken = await ctx.options.store.take(keys.livenessChallenge(await ctx.session()));
+  const challenge = taken === null ? null : (JSON.parse(taken) as StoredChallenge);
+  if (!challenge || challenge.nonce !== nonce || challenge.user !== (await ctx.userHash(user))) {
+    fail('liveness_required', 'This check has expired. Please start it again.');
+  }
+  if (frames.length !== challenge.moves.length + 1) fail('liveness_failed', 'A live person was not seen. Please try again, following each movement.', { reason: 'frames_missing' });
+  const images = decodeFrames(ctx, frames);
+  const verdict = judge(await ctx.options.liveness!.observe(images), challenge.moves);
+  if (!verdict.live) fail('liveness_failed', refusal(verdict), { reason: verdict.reason, ...(verdict.move ? { move: verdict.move } : {}) });
+  return frames[verdict.frontal] as string;
+}

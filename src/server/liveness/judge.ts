@@ -1,0 +1,99 @@
+/**
+ * The rules a live challenge's frames must keep, in order: one face in each frame, the same person
+ * in all, a frontal first frame, each movement asked for in the order asked, and depth (a head, not
+ * a flat picture moved). The first rule broken is the answer, with the movement it concerns, so that
+ * the widget can say what to do ("turn further to your left"); never a score.
+ *
+ * Thresholds are in the pose proxies of geometry.ts, measured on rendered heads and pictures of the
+ * fixtures' people (the liveness page has the figures): a head turned 25° moves the nose by 0.18 to
+ * 0.23 of the jaw's width and leaves 0.085 to 0.10 eye distances of non-planar residual; a flat
+ * picture turned as far leaves 0.014 to 0.025, a bent print 0.04 to 0.05.
+ */
+import { LIVENESS_MOVES as MOVES, type LivenessMove as Move, type LivenessReason } from '../../core/protocol.js';
+import { planarResidual, poseOf, type Point } from './geometry.js';
+
+export type { Move };
+
+/** What a model found in one frame: each face's 68 landmarks and its 128-number embedding. */
+export interface FaceFound {
+  landmarks: Point[];
+  descriptor: ArrayLike<number>;
+}
+
+/** Finds the faces in each picture (JPEG or PNG): the Node entry's `createFacePool()`, running the models in worker threads. */
+export interface FaceObserver {
+  observe(images: Uint8Array[]): Promise<FaceFound[][]>;
+}
+
+export type Verdict = { live: true; frontal: number } | { live: false; reason: LivenessReason; move?: Move; frame?: number };
+
+export const LIMITS = {
+  /**
+   * Two faces of one person lie within this embedding distance: face-api's own threshold is 0.6
+   * for two frontal pictures; a head turned or nodded 20-25° drifts up to 0.62 from its frontal
+   * frame, and another person is 0.76 or more away.
+   */
+  samePerson: 0.66,
+  /** The frontal frame's nose within this share of the jaw's width of its middle. */
+  frontalYaw: 0.12,
+  /** A turn moves the nose at least this share of the jaw's width. */
+  turn: 0.12,
+  /** A nod moves the nose tip at least this share of the eyes-to-chin height. */
+  nod: 0.07,
+  /** Closer: the eyes at least this many times as far apart. */
+  closer: 1.2,
+  /** Below this residual (in eye distances), every frame is one homography of the first: a flat picture. */
+  depth: 0.065,
+};
+
+const shows: Record<Move, (front: ReturnType<typeof poseOf>, frame: ReturnType<typeof poseOf>, limits: typeof LIMITS) => boolean> = {
+  // The person's left is the camera's right: the nose moves towards the picture's right.
+  left: (front, frame, limits) => frame.yaw - front.yaw >= limits.turn,
+  right: (front, frame, limits) => front.yaw - frame.yaw >= limits.turn,
+  up: (front, frame, limits) => front.pitch - frame.pitch >= limits.nod,
+  down: (front, frame, limits) => frame.pitch - front.pitch >= limits.nod,
+  closer: (front, frame, limits) => frame.size / front.size >= limits.closer,
+};
+
+/** Frame 0 is the frontal one; frame i + 1 shows the i-th movement asked for. */
+export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LIMITS): Verdict {
+  if (frames.length !== moves.length + 1) return { live: false, reason: 'frames_missing' };
+  for (const [index, faces] of frames.entries()) {
+    if (faces.length === 0) return { live: false, reason: 'no_face', frame: index };
+    if (faces.length > 1) return { live: false, reason: 'several_faces', frame: index };
+  }
+  const faces = frames.map((found) => found[0]!);
+  const front = faces[0]!;
+  for (const [index, face] of faces.entries()) {
+    let sum = 0;
+    for (let i = 0; i < face.descriptor.length; i++) sum += (face.descriptor[i]! - front.descriptor[i]!) ** 2;
+    if (Math.sqrt(sum) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: index };
+  }
+  const frontPose = poseOf(front.landmarks);
+  if (Math.abs(frontPose.yaw) > limits.frontalYaw) return { live: false, reason: 'not_frontal', frame: 0 };
+  for (const [i, move] of moves.entries()) {
+    if (!shows[move](frontPose, poseOf(faces[i + 1]!.landmarks), limits)) return { live: false, reason: 'move_not_seen', move, frame: i + 1 };
+  }
+  const depth = Math.max(...faces.slice(1).map((face) => planarResidual(front.landmarks, face.landmarks)));
+  if (!(depth >= limits.depth)) return { live: false, reason: 'flat' };
+  return { live: true, frontal: 0 };
+}
+
+/** A random order of `count` different movements, at least one a turn or a nod (a move closer alone shows no depth). */
+export function randomMoves(count = 2, random: (n: number) => number = secureRandom): Move[] {
+  for (;;) {
+    const pool = [...MOVES];
+    const moves: Move[] = [];
+    while (moves.length < count) moves.push(pool.splice(random(pool.length), 1)[0]!);
+    if (moves.some((move) => move !== 'closer')) return moves;
+  }
+}
+
+function secureRandom(n: number): number {
+  // Rejection sampling: no bias towards the first movements.
+  const limit = Math.floor(2 ** 32 / n) * n;
+  const word = new Uint32Array(1);
+  do crypto.getRandomValues(word);
+  while (word[0]! >= limit);
+  return word[0]! % n;
+}

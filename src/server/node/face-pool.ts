@@ -1,0 +1,106 @@
+/**
+ * Face models off the event loop: a few worker threads (face-worker.ts), started on the first
+ * check, each loading the models once, and a bounded queue in front of them. A check that finds the
+ * queue full is refused at once (the caller answers 503 and the person retries), rather than
+ * waiting behind a crowd or growing the process.
+ */
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { FaceFound } from '../liveness/judge.js';
+
+/** A message to face-worker.mjs, and its answer. */
+interface FaceRequest {
+  id: number;
+  images: Uint8Array[];
+}
+type FaceAnswer = { id: number; frames: FaceFound[][]; cpuMs: number } | { id: number; error: string };
+
+export interface FacePoolOptions {
+  /** Worker threads; one fewer than the cores by default, at least one. */
+  workers?: number;
+  /** Checks waiting beyond those running; 32 by default. */
+  maxQueue?: number;
+}
+
+export class FacePoolBusyError extends Error {
+  override name = 'FacePoolBusyError';
+}
+
+export interface FacePool {
+  /** The faces found in each picture (JPEG or PNG). */
+  observe(images: Uint8Array[]): Promise<FaceFound[][]>;
+  /** CPU time the workers spent on the last check, in ms (for the benchmark). */
+  readonly lastCpuMs: number;
+  close(): Promise<void>;
+}
+
+interface Job {
+  request: FaceRequest;
+  resolve(frames: FaceFound[][]): void;
+  reject(error: Error): void;
+}
+
+export function createFacePool({ workers = Math.max(1, availableParallelism() - 1), maxQueue = 32 }: FacePoolOptions = {}): FacePool {
+  const script = new URL('./face-worker.mjs', import.meta.url);
+  const idle: Worker[] = [];
+  const all: Worker[] = [];
+  const queue: Job[] = [];
+  const running = new Map<number, { worker: Worker; job: Job }>();
+  let nextId = 0;
+  let lastCpuMs = 0;
+
+  const start = () => {
+    const worker = new Worker(script);
+    worker.unref();
+    worker.on('message', (answer: FaceAnswer) => {
+      const entry = running.get(answer.id);
+      if (!entry) return;
+      running.delete(answer.id);
+      if ('error' in answer) entry.job.reject(new Error(`face models: ${answer.error}`));
+      else {
+        lastCpuMs = answer.cpuMs;
+        entry.job.resolve(answer.frames);
+      }
+      idle.push(worker);
+      pump();
+    });
+    worker.on('error', (error) => {
+      for (const [id, entry] of running) {
+        if (entry.worker !== worker) continue;
+        running.delete(id);
+        entry.job.reject(error);
+      }
+      all.splice(all.indexOf(worker), 1);
+    });
+    all.push(worker);
+    idle.push(worker);
+  };
+
+  const pump = () => {
+    while (queue.length && (idle.length || all.length < workers)) {
+      if (!idle.length) start();
+      const worker = idle.pop()!;
+      const job = queue.shift()!;
+      running.set(job.request.id, { worker, job });
+      worker.postMessage(job.request);
+    }
+  };
+
+  return {
+    observe(images) {
+      if (queue.length >= maxQueue) return Promise.reject(new FacePoolBusyError('Too many face checks are waiting'));
+      return new Promise((resolve, reject) => {
+        queue.push({ request: { id: nextId++, images }, resolve, reject });
+        pump();
+      });
+    },
+    get lastCpuMs() {
+      return lastCpuMs;
+    },
+    async close() {
+      await Promise.all(all.map((worker) => worker.terminate()));
+      all.length = 0;
+      idle.length = 0;
+    },
+  };
+}

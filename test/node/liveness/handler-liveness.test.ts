@@ -1,0 +1,152 @@
+/**
+ * The host handler with live faces: a challenge the server chooses, kept in the shared store for
+ * one answer, and frames checked before the service is paid; on memory and across two instances
+ * on one Redis. The face models run in a worker thread (createFacePool).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore, RedisStore, type VerifyStore } from '../../../src/server/index.js';
+import { createFacePool } from '../../../src/server/node/index.js';
+import { stillImage, until } from '../helpers.js';
+import { setup } from '../server/handler-setup.js';
+import { startRedis, type RedisServer } from '../server/redis-server.js';
+import { presenter, type LivenessChallenge, type Presenter } from './live-capture.js';
+
+const pool = createFacePool({ workers: 1 });
+let redis: RedisServer;
+let obama: Presenter;
+let biden: Presenter;
+before(async () => {
+  redis = await startRedis();
+  [obama, biden] = await Promise.all([presenter(pool, 'obama_1'), presenter(pool, 'biden_1')]);
+});
+after(async () => {
+  await pool.close();
+  await redis?.stop();
+});
+
+for (const [name, store, instances] of [
+  ['memory', () => new MemoryStore(), 1],
+  ['two instances on one Redis', () => new RedisStore(redis.client(), { prefix: `live${Math.random()}:` }), 2],
+] as [string, () => VerifyStore, number][]) {
+  describe(`handler: faces checked live (${name})`, () => {
+    let t: Awaited<ReturnType<typeof setup>>;
+    const as = (user: string, session = `session-${user}`) => ({ user, session });
+    const challenge = async (user: string, session?: string) => (await t.call('liveness-challenge', {}, as(user, session))).json as LivenessChallenge;
+    before(async () => {
+      t = await setup({ liveness: pool, store: store() }, {}, instances);
+      await t.prove('obama');
+      const { nonce, moves } = await challenge('obama');
+      const enrolled = await t.call('enroll-face', { nonce, frames: obama.answer(moves) }, as('obama'));
+      assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'face' }]);
+    });
+    after(() => t.close());
+
+    it('asks two different movements, at least one a turn or a nod, for 60 s', async () => {
+      for (let i = 0; i < 10; i++) {
+        const { nonce, moves, expiresIn } = await challenge('obama');
+        assert.match(nonce, /^[\w-]{22}$/);
+        assert.equal(expiresIn, 60);
+        assert.equal(new Set(moves).size, 2);
+        assert.ok(moves.some((move) => move !== 'closer'), moves.join());
+      }
+    });
+
+    it('a live person verifies: a receipt, and the service compares the frontal frame once', async () => {
+      const { nonce, moves } = await challenge('obama');
+      const frames = obama.answer(moves);
+      const before = t.calls('verify-by-face');
+      const res = await t.call('verify-by-face', { nonce, frames }, as('obama'));
+      assert.equal(res.status, 200, JSON.stringify(res.json));
+      assert.equal((await t.handler.verifyReceipt(res.json.receipt, { user: 'obama', method: 'face' })).sub, 'obama');
+      assert.equal(t.calls('verify-by-face'), before + 1);
+      assert.equal(t.upstream.at(-1)!.body!.query_face_image, frames[0]);
+    });
+
+    it('a photo of the account holder, or the registered one, posted as a capture: refused, the service not called', async () => {
+      const before = t.calls('verify-by-face');
+      for (const image of [stillImage('obama_2'), obama.still(), t.references.get('obama:face')!]) {
+        const res = await t.call('verify-by-face', { query_face_image: image }, as('obama'));
+        assert.equal(res.status, 400);
+        assert.equal(res.json.error.code, 'liveness_required');
+      }
+      // A picture beside a nonce is not an answer either.
+      const { nonce } = await challenge('obama');
+      const mixed = await t.call('verify-by-face', { nonce, query_face_image: stillImage('obama_2') }, as('obama'));
+      assert.equal(mixed.json.error.code, 'liveness_required');
+      assert.equal(t.calls('verify-by-face'), before);
+    });
+
+    it('a flat picture moved as asked: refused with what to do, before the service is paid, and counted', async () => {
+      const before = t.calls('verify-by-face');
+      const { nonce, moves } = await challenge('obama');
+      const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves, 'flat') }, as('obama'));
+      assert.equal(res.status, 422);
+      assert.equal(res.json.error.code, 'liveness_failed');
+      assert.ok(['move_not_seen', 'flat'].includes(res.json.error.reason), res.json.error.reason);
+      if (res.json.error.reason === 'move_not_seen') assert.match(res.json.error.message, /^Please (turn|tilt|move)/);
+      assert.doesNotMatch(JSON.stringify(res.json), /score|residual|distance/i);
+      assert.equal(t.calls('verify-by-face'), before);
+    });
+
+    it('a refused live check counts as an attempt, as a face that does not match does', async () => {
+      t.references.set('counted:face', t.references.get('obama:face')!);
+      const first = await challenge('counted');
+      assert.equal((await t.call('verify-by-face', { nonce: first.nonce, frames: obama.answer(first.moves, 'flat') }, as('counted'))).json.error.code, 'liveness_failed');
+      const second = await challenge('counted');
+      const res = await t.call('verify-by-face', { nonce: second.nonce, frames: biden.answer(second.moves) }, as('counted'));
+      assert.deepEqual([res.json.error.code, res.json.error.attemptsLeft], ['no_match', 3]);
+    });
+
+    it('an answer replayed, sent from another session, or for another challenge: refused', async () => {
+      const { nonce, moves } = await challenge('obama');
+      const frames = obama.answer(moves);
+      assert.equal((await t.call('verify-by-face', { nonce, frames }, as('obama'))).status, 200);
+      const replayed = await t.call('verify-by-face', { nonce, frames }, as('obama'));
+      assert.deepEqual([replayed.status, replayed.json.error.code], [400, 'liveness_required']);
+
+      const other = await challenge('obama', 'tab-a');
+      const elsewhere = await t.call('verify-by-face', { nonce: other.nonce, frames: obama.answer(other.moves) }, as('obama', 'tab-b'));
+      assert.equal(elsewhere.json.error.code, 'liveness_required');
+
+      const first = await challenge('obama');
+      const second = await challenge('obama');
+      // A new challenge replaces the last: the first one's answer finds nothing.
+      const stale = await t.call('verify-by-face', { nonce: first.nonce, frames: obama.answer(first.moves) }, as('obama'));
+      assert.equal(stale.json.error.code, 'liveness_required');
+      const fresh = await t.call('verify-by-face', { nonce: second.nonce, frames: obama.answer(second.moves) }, as('obama'));
+      assert.equal(fresh.json.error.code, 'liveness_required', 'the stale answer took the session\'s challenge');
+    });
+
+    it('another person answering the challenge is refused by the service, after a live check', async () => {
+      const { nonce, moves } = await challenge('obama');
+      const res = await t.call('verify-by-face', { nonce, frames: biden.answer(moves) }, as('obama'));
+      assert.deepEqual([res.status, res.json.error.code], [422, 'no_match']);
+    });
+
+    it('frames that are not small JPEGs are refused as bad samples', async () => {
+      const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+      for (const frames of [[png, png, png], ['abc$', 'abc$', 'abc$'], [stillImage('obama_1'), stillImage('obama_1'), stillImage('obama_1')]]) {
+        const { nonce } = await challenge('obama');
+        const res = await t.call('verify-by-face', { nonce, frames }, as('obama'));
+        assert.equal(res.json.error.code, 'bad_sample', JSON.stringify(res.json));
+      }
+    });
+  });
+}
+
+describe('handler: a live challenge expires', () => {
+  it('answered after livenessSeconds: refused', async () => {
+    const t = await setup({ liveness: pool, limits: { livenessSeconds: 1 } });
+    try {
+      const { nonce, moves } = (await t.call('liveness-challenge', {}, { user: 'late', session: 's' })).json as LivenessChallenge;
+      const issued = Date.now();
+      // guard-allow: sleep-then-negative: the point is the time passing.
+      await until('the challenge to expire', () => Date.now() - issued > 1100, 3000, 50);
+      const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves) }, { user: 'late', session: 's' });
+      assert.deepEqual([res.status, res.json.error.code], [400, 'liveness_required']);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Frames of a head with real depth, for the liveness tests: a photo of a person is given a 3D shape
+ * (an ellipsoid head the width of the jaw, with a nose ridge and tip standing out of it, placed on
+ * the photo's own landmarks) and rendered as a pinhole camera sees it after the head turns, tilts or
+ * comes closer, with a z-buffer. The same renderer with no depth is the exact geometry of a flat
+ * picture (a print or a screen) moved in front of the camera: a homography of the photo. A bent
+ * print is a cylinder.
+ */
+import jpeg from 'jpeg-js';
+import type { Point } from '../../../src/server/liveness/geometry.js';
+
+export interface Rgba {
+  data: Uint8Array | Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+/** How the thing in front of the camera is shaped. */
+export type Shape = 'head' | 'flat' | 'bent';
+
+export interface Pose {
+  /** Degrees; positive turns the head to its own left (the viewer's right). */
+  yaw?: number;
+  /** Degrees; positive tilts the face up. */
+  pitch?: number;
+  /** Degrees of roll in the picture's plane. */
+  roll?: number;
+  /** The distance as a share of the first one: 0.75 is a quarter closer. */
+  distance?: number;
+  /** Sideways and up-down shift, in pixels of the frame. */
+  shiftX?: number;
+  shiftY?: number;
+}
+
+export const FRAME = { width: 640, height: 480 };
+
+/** The depth of each point of the photo, towards the camera, for a shape on these landmarks. */
+function depthOf(shape: Shape, landmarks: Point[]) {
+  const jaw = landmarks.slice(0, 17);
+  const cx = (jaw[0]!.x + jaw[16]!.x) / 2;
+  const a = (jaw[16]!.x - jaw[0]!.x) / 2;
+  const cy = (landmarks[27]!.y + landmarks[8]!.y) / 2 - 0.15 * a;
+  const b = 1.4 * a;
+  const tip = landmarks[30]!;
+  const bridge = landmarks[27]!;
+  const gauss = (dx: number, dy: number, sx: number, sy: number) => Math.exp(-(dx * dx) / (2 * sx * sx) - (dy * dy) / (2 * sy * sy));
+  return {
+    centre: { x: cx, y: cy },
+    a,
+    depth(x: number, y: number): number | null {
+      if (shape === 'flat') return 0;
+      if (shape === 'bent') return -0.35 * a * ((x - cx) / a) ** 2;
+      const r2 = ((x - cx) / (1.05 * a)) ** 2 + ((y - cy) / b) ** 2;
+      if (r2 >= 1) return null;
+      const head = 0.85 * a * Math.sqrt(1 - r2);
+      const noseLine = bridge.x + ((tip.x - bridge.x) * (y - bridge.y)) / (tip.y - bridge.y || 1);
+      const along = Math.min(1, Math.max(0, (y - bridge.y) / (tip.y - bridge.y || 1)));
+      const ridge = y > bridge.y - 0.1 * a && y < tip.y + 0.1 * a ? 0.3 * a * along * gauss(x - noseLine, 0, 0.1 * a, 1) : 0;
+      const nose = 0.32 * a * gauss(x - tip.x, y - tip.y, 0.12 * a, 0.1 * a);
+      return head + Math.max(ridge, nose);
+    },
+  };
+}
+
+/** The photo, fitted into the frame, as the camera sees `shape` after `pose`. */
+export function render(photo: Rgba, landmarks: Point[], shape: Shape, pose: Pose, size = FRAME): Rgba {
+  const { centre, a, depth } = depthOf(shape, landmarks);
+  // The photo fitted so that the face is about a third of the frame's width.
+  const fit = (size.width * 0.32) / (2 * a);
+  const focal = 1.1 * size.width;
+  const distance = focal * (pose.distance ?? 1);
+  const [yaw, pitch, roll] = [pose.yaw ?? 0, pose.pitch ?? 0, pose.roll ?? 0].map((d) => (d * Math.PI) / 180) as [number, number, number];
+  // A head turns about the neck, behind its face; a picture about itself.
+  const pivot = shape === 'head' ? 0.7 * a * fit : 0;
+  const out = new Uint8ClampedArray(size.width * size.height * 4);
+  const zbuffer = new Float32Array(size.width * size.height).fill(-Infinity);
+  for (let i = 0; i < out.length; i += 4) out.set([40, 44, 48, 255], i);
+  const step = 0.5 / fit;
+  for (let y = 0; y < photo.height; y += Math.min(1, step)) {
+    for (let x = 0; x < photo.width; x += Math.min(1, step)) {
+      const z = depth(x, y);
+      if (z === null) continue;
+      let X = (x - centre.x) * fit;
+      let Y = (y - centre.y) * fit;
+      let Z = z * fit + pivot;
+      // Roll, then pitch (about the horizontal axis), then yaw (about the vertical).
+      [X, Y] = [X * Math.cos(roll) - Y * Math.sin(roll), X * Math.sin(roll) + Y * Math.cos(roll)];
+      [Y, Z] = [Y * Math.cos(pitch) - Z * Math.sin(pitch), Y * Math.sin(pitch) + Z * Math.cos(pitch)];
+      [X, Z] = [X * Math.cos(yaw) + Z * Math.sin(yaw), -X * Math.sin(yaw) + Z * Math.cos(yaw)];
+      Z -= pivot;
+      const scale = focal / (distance - Z);
+      const u = Math.round(size.width / 2 + (pose.shiftX ?? 0) + X * scale);
+      const v = Math.round(size.height / 2 + (pose.shiftY ?? 0) + Y * scale);
+      if (u < 0 || v < 0 || u >= size.width || v >= size.height) continue;
+      const cell = v * size.width + u;
+      if (Z < zbuffer[cell]!) continue;
+      zbuffer[cell] = Z;
+      const from = (Math.floor(y) * photo.width + Math.floor(x)) * 4;
+      out[cell * 4] = photo.data[from]!;
+      out[cell * 4 + 1] = photo.data[from + 1]!;
+      out[cell * 4 + 2] = photo.data[from + 2]!;
+    }
+  }
+  return { data: out, width: size.width, height: size.height };
+}
+
+export function toJpeg(image: Rgba, quality = 85): Uint8Array {
+  return jpeg.encode({ data: Buffer.from(image.data), width: image.width, height: image.height }, quality).data;
+}
+
+export function fromJpeg(bytes: Uint8Array): Rgba {
+  return jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true });
+}

@@ -1,0 +1,74 @@
+/**
+ * Every presentation of the liveness page, answered to every challenge of two movements, through
+ * the face models and the judge: what was accepted, per kind (APCER for attacks, 1 - BPCER for
+ * people). Shared by the liveness test and `npm run bench`.
+ */
+import type { LivenessMove } from '../../../src/core/protocol.js';
+import { judge, type FaceFound, type Verdict } from '../../../src/server/liveness/judge.js';
+import type { FacePool } from '../../../src/server/node/face-pool.js';
+import { toJpeg } from './head.js';
+import { FORCED, frame, GENUINE, PEOPLE, photo } from './presentations.js';
+
+const MOVES: LivenessMove[] = ['left', 'right', 'up', 'down', 'closer'];
+/** Every challenge the handler can ask: two different movements, in order. */
+export const CHALLENGES = MOVES.flatMap((a) => MOVES.filter((b) => b !== a).map((b) => [a, b] as LivenessMove[]));
+
+export type Kind = 'person' | 'photo held still' | 'flat picture moved as asked' | 'flat picture moved further' | 'bent print moved as asked' | 'bent print moved further' | 'answer in the wrong order' | 'another person in a frame' | 'a second face enters';
+
+export interface Tally {
+  kind: Kind;
+  presented: number;
+  accepted: number;
+  /** How many were refused for each reason. */
+  reasons: Record<string, number>;
+}
+
+export async function presentAll(pool: FacePool, people: readonly string[] = PEOPLE): Promise<Tally[]> {
+  const tallies = new Map<Kind, Tally>();
+  const count = (kind: Kind, verdict: Verdict) => {
+    const tally = tallies.get(kind) ?? { kind, presented: 0, accepted: 0, reasons: {} };
+    tally.presented++;
+    if (verdict.live) tally.accepted++;
+    else tally.reasons[verdict.reason] = (tally.reasons[verdict.reason] ?? 0) + 1;
+    tallies.set(kind, tally);
+  };
+  const observed = async (images: Uint8Array[]) => pool.observe(images);
+  let previous: FaceFound[] | null = null;
+  for (const person of people) {
+    const source = photo(`${person}_1`);
+    const [[found]] = (await observed([toJpeg(source, 92)])) as [[FaceFound]];
+    const landmarks = found.landmarks;
+    const views = async (shape: 'head' | 'flat' | 'bent', poses: Record<LivenessMove, object>) => {
+      const images = [frame(source, landmarks, shape, {}), ...MOVES.map((move) => frame(source, landmarks, shape, poses[move]))];
+      const faces = await observed(images);
+      return { front: faces[0]!, ...Object.fromEntries(MOVES.map((move, i) => [move, faces[i + 1]!])) } as Record<'front' | LivenessMove, FaceFound[]>;
+    };
+    const head = await views('head', GENUINE);
+    const still = await observed([0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 })));
+    const kinds: [Kind, Awaited<ReturnType<typeof views>>][] = [
+      ['flat picture moved as asked', await views('flat', GENUINE)],
+      ['flat picture moved further', await views('flat', FORCED)],
+      ['bent print moved as asked', await views('bent', GENUINE)],
+      ['bent print moved further', await views('bent', FORCED)],
+    ];
+    for (const [a, b] of CHALLENGES as [LivenessMove, LivenessMove][]) {
+      count('person', judge([head.front, head[a], head[b]], [a, b]));
+      count('photo held still', judge(still, [a, b]));
+      for (const [kind, view] of kinds) count(kind, judge([view.front, view[a], view[b]], [a, b]));
+      count('answer in the wrong order', judge([head.front, head[b], head[a]], [a, b]));
+      if (previous) count('another person in a frame', judge([head.front, head[a], previous], [a, b]));
+      count('a second face enters', judge([head.front, head[a], [...head[b], ...(previous ?? head.front)]], [a, b]));
+    }
+    previous = head.left;
+  }
+  return [...tallies.values()];
+}
+
+export function table(tallies: Tally[]): string {
+  const rows = tallies.map(({ kind, presented, accepted, reasons }) => {
+    const rate = `${((100 * accepted) / presented).toFixed(1)} %`;
+    const why = Object.entries(reasons).map(([reason, n]) => `${reason} ${n}`).join(', ');
+    return `| ${kind} | ${presented} | ${accepted} | ${kind === 'person' ? `BPCER ${((100 * (presented - accepted)) / presented).toFixed(1)} %` : `APCER ${rate}`} | ${why} |`;
+  });
+  return ['| presentation | presented | accepted | rate | refused for |', '|---|---|---|---|---|', ...rows].join('\n');
+}
