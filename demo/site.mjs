@@ -20,6 +20,7 @@ export const PAGES = [
   { slug: 'host-handler', file: 'host-handler.md', nav: 'Host handler' },
   { slug: 'any-backend', file: 'any-backend.md', nav: 'Any back end' },
   { slug: 'receipts', file: 'receipts.md', nav: 'Receipts' },
+  { slug: 'liveness', file: 'liveness.md', nav: 'Liveness' },
   { slug: 'protocol', file: 'protocol.md', nav: 'Widget protocol' },
   { slug: 'service-client', file: 'service-client.md', nav: 'Service client' },
   { slug: 'emulator', file: 'emulator.md', nav: 'Emulator', live: true },

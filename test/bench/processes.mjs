@@ -19,8 +19,13 @@ async function start(args, pattern) {
  * Both started (after `npm run build`), the handler on `store` (see handler-server.mjs); with `baselines`, beside them a bare fetch proxy and the
  * handler of the runtime-neutral entry (Node's fetch, Web Crypto). `stop()` ends them all.
  */
+/** The emulator, built, in a process of its own: its face model does not share the measured event loop. */
+export function startEmulatorProcess() {
+  return start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
+}
+
 export async function startEmulatorAndHandler({ baselines = false, store = 'memory' } = {}) {
-  const emulator = await start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
+  const emulator = await startEmulatorProcess();
   const handler = await start([here('./handler-server.mjs'), emulator.url, KEY, 'node', store], /handler (\S+)/);
   const others = baselines
     ? { bare: await start([here('./bare-proxy.mjs'), emulator.url, KEY], /bare proxy (\S+)/), core: await start([here('./handler-server.mjs'), emulator.url, KEY, 'core'], /handler (\S+)/) }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: the figures of DESIGN §8 in one printout, with the date and the machine.
+// `npm run bench`: the budgets of the benchmarks page (demo/pages/benchmarks.md) in one printout, with the date and the machine.
 // Figures, not tests: nothing here fails on a slow machine. Run after `npm run build`.
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
@@ -26,6 +26,9 @@ console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./stores.ts
 
 console.log('\nHostile bodies (budget: other callers\' requests stay under 50 ms at p99 while they are refused)');
 console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500'], { encoding: 'utf8' }).trim());
+
+console.log('\nLive faces (budgets: at most 1 s of CPU per check on one core, models warm; 20 checks at once leave the event loop under 50 ms late)');
+console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./liveness.ts'), '20'], { encoding: 'utf8' }).trim());
 
 console.log('\nEmulator comparisons (development only: ms per comparison through its HTTP interface, decoding included)');
 console.log(execFileSync(process.execPath, [here('./comparisons.mjs'), '5'], { encoding: 'utf8' }).trim());

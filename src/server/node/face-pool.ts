@@ -1,5 +1,5 @@
 /**
- * Face models off the event loop: a few worker threads (face-worker.ts), started on the first
+ * Face models off the event loop: a few worker threads (face-worker.mjs), started on the first
  * check, each loading the models once, and a bounded queue in front of them. A check that finds the
  * queue full is refused at once (the caller answers 503 and the person retries), rather than
  * waiting behind a crowd or growing the process.

@@ -1,0 +1,115 @@
+/**
+ * The liveness check on frames, through the face models: every presentation of the liveness page
+ * answered to every challenge (APCER per attack kind, BPCER for people, printed), and each rule of
+ * the judge broken alone, so that each is seen to be the one that refuses.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LivenessMove } from '../../../src/core/protocol.js';
+import { judge, LIMITS, randomMoves, type FaceFound } from '../../../src/server/liveness/judge.js';
+import { createFacePool } from '../../../src/server/node/index.js';
+import { toJpeg } from './head.js';
+import { CHALLENGES, presentAll, table, type Tally } from './presentation-attacks.js';
+import { frame, GENUINE, PEOPLE, photo } from './presentations.js';
+
+const pool = createFacePool({ workers: 1 });
+after(() => pool.close());
+
+type Views = Record<'front' | LivenessMove, FaceFound[]>;
+const MOVES: LivenessMove[] = ['left', 'right', 'up', 'down', 'closer'];
+
+async function views(person: string, shape: 'head' | 'flat' | 'bent', poses = GENUINE): Promise<Views> {
+  const source = photo(person);
+  const [[found]] = (await pool.observe([toJpeg(source, 92)])) as [[FaceFound]];
+  const faces = await pool.observe([frame(source, found.landmarks, shape, {}), ...MOVES.map((move) => frame(source, found.landmarks, shape, poses[move]))]);
+  return { front: faces[0]!, ...Object.fromEntries(MOVES.map((move, i) => [move, faces[i + 1]!])) } as Views;
+}
+
+describe('the liveness judge, each rule alone', () => {
+  let obama: Views;
+  let biden: Views;
+  let bent: Views[];
+  before(async () => {
+    [obama, biden] = [await views('obama_1', 'head'), await views('biden_1', 'head')];
+    bent = [];
+    for (const person of PEOPLE) bent.push(await views(`${person}_1`, 'bent'));
+  });
+
+  it('a person making the movements asked is live', () => {
+    assert.deepEqual(judge([obama.front, obama.left, obama.up], ['left', 'up']), { live: true, frontal: 0 });
+  });
+
+  it('a frame with no face, or with two', () => {
+    assert.deepEqual(judge([obama.front, [], obama.up], ['left', 'up']), { live: false, reason: 'no_face', frame: 1 });
+    assert.deepEqual(judge([obama.front, obama.left, [...obama.up, ...biden.up]], ['left', 'up']), { live: false, reason: 'several_faces', frame: 2 });
+  });
+
+  it('another person in one frame: the frontal frame of one, the movements of another', () => {
+    assert.deepEqual(judge([biden.front, obama.left, obama.up], ['left', 'up']), { live: false, reason: 'not_same_person', frame: 1 });
+    assert.equal(judge([biden.front, obama.left, obama.up], ['left', 'up'], { ...LIMITS, samePerson: Infinity }).live, true, 'refused by this rule alone');
+  });
+
+  it('a start that is not frontal', () => {
+    assert.deepEqual(judge([obama.right, obama.left, obama.front], ['left', 'closer']), { live: false, reason: 'not_frontal', frame: 0 });
+    assert.notDeepEqual(judge([obama.right, obama.left, obama.front], ['left', 'closer'], { ...LIMITS, frontalYaw: Infinity }), { live: false, reason: 'not_frontal', frame: 0 });
+  });
+
+  it('the movements in another order, or one not made far enough', () => {
+    assert.deepEqual(judge([obama.front, obama.up, obama.left], ['left', 'up']), { live: false, reason: 'move_not_seen', move: 'left', frame: 1 });
+    for (const move of MOVES) {
+      const other = move === 'up' ? 'down' : 'up';
+      assert.deepEqual(judge([obama.front, obama.front, obama[other]], [move, other]), { live: false, reason: 'move_not_seen', move, frame: 1 }, move);
+    }
+  });
+
+  it('a bent print moved far enough to show the movements is flat: no frame is off one homography of the first', () => {
+    const answers = bent.flatMap((view) => CHALLENGES.map(([a, b]) => ({ frames: [view.front, view[a!], view[b!]], moves: [a!, b!] })));
+    const flat = answers.filter(({ frames, moves }) => {
+      const verdict = judge(frames, moves);
+      return !verdict.live && verdict.reason === 'flat';
+    });
+    assert.ok(flat.length > 0, 'a presentation that keeps every rule but depth');
+    for (const { frames, moves } of flat) assert.equal(judge(frames, moves, { ...LIMITS, depth: 0 }).live, true, 'refused by this rule alone');
+  });
+
+  it('frames missing', () => {
+    assert.deepEqual(judge([obama.front, obama.left], ['left', 'up']), { live: false, reason: 'frames_missing' });
+  });
+
+  it('challenges: two different movements, a turn or a nod among them, every order possible', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const moves = randomMoves();
+      assert.equal(new Set(moves).size, 2);
+      assert.ok(moves.some((move) => move !== 'closer'));
+      seen.add(moves.join());
+    }
+    assert.equal(seen.size, CHALLENGES.length);
+  });
+});
+
+describe('presentation attacks on the fixtures (APCER per kind, BPCER)', () => {
+  let tallies: Tally[];
+  before(async () => {
+    tallies = await presentAll(pool);
+    console.log(table(tallies));
+  });
+  const of = (kind: Tally['kind']) => tallies.find((tally) => tally.kind === kind)!;
+
+  it('people making the movements are accepted', () => {
+    const people = of('person');
+    assert.ok(people.accepted >= 0.95 * people.presented, `BPCER ${people.presented - people.accepted} of ${people.presented}`);
+  });
+
+  for (const kind of ['photo held still', 'flat picture moved as asked', 'flat picture moved further', 'bent print moved as asked', 'answer in the wrong order', 'a second face enters', 'another person in a frame'] as const) {
+    it(`${kind}: none accepted`, () => {
+      assert.ok(of(kind).presented >= 60);
+      assert.equal(of(kind).accepted, 0, JSON.stringify(of(kind)));
+    });
+  }
+
+  it('a print bent as far as a head and turned 45°: the gap the passive model is to close, no wider than measured', () => {
+    // 42 of 80 on the day this was written; the liveness page gives the figure and what closes it.
+    assert.ok(of('bent print moved further').accepted <= 44, JSON.stringify(of('bent print moved further')));
+  });
+});
