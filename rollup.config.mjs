@@ -59,6 +59,13 @@ export default [
     external: (id) => builtinModules.includes(id.replace(/^node:/, '')),
     plugins: [nodeResolve({ preferBuiltins: true }), commonjs(), json(), ts('dist', false), license({ thirdParty: { output: 'dist/service/THIRD-PARTY-LICENSES.txt' } })],
   },
+  // Its face models' worker, beside it, as the face pool starts it (the models themselves are installed beside).
+  {
+    input: { 'service/face-worker': 'src/server/node/face-worker.mjs' },
+    output: { dir: 'dist', format: 'es', entryFileNames: '[name].mjs' },
+    external: (id) => builtinModules.includes(id.replace(/^node:/, '')),
+    plugins: [nodeResolve({ preferBuiltins: true }), commonjs(), license({ thirdParty: { output: 'dist/service/FACE-WORKER-LICENSES.txt' } })],
+  },
   // The service's settings alone, for the docs' configuration reference (test/build/docs.mjs).
   {
     input: { 'service/config': 'src/service/config.ts' },

@@ -70,6 +70,11 @@ for (const [name, store, instances] of [
         assert.equal(res.status, 400);
         assert.equal(res.json.error.code, 'liveness_required');
       }
+      // Nor can a picture register a face: the next person to verify would be the picture's.
+      await t.prove('newcomer');
+      const enrolling = await t.call('enroll-face', { face_image: stillImage('biden_1') }, as('newcomer'));
+      assert.deepEqual([enrolling.status, enrolling.json.error.code], [400, 'liveness_required']);
+      assert.equal(t.references.has('newcomer:face'), false);
       // A picture beside a nonce is not an answer either.
       const { nonce } = await challenge('obama');
       const mixed = await t.call('verify-by-face', { nonce, query_face_image: stillImage('obama_2') }, as('obama'));
@@ -145,6 +150,24 @@ describe('handler: a live challenge expires', () => {
       await until('the challenge to expire', () => Date.now() - issued > 1100, 3000, 50);
       const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves) }, { user: 'late', session: 's' });
       assert.deepEqual([res.status, res.json.error.code], [400, 'liveness_required']);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('handler: enrollFaceFromUnprovenPhoto', () => {
+  it('registers a face from a photo, and still verifies only a live one', async () => {
+    const t = await setup({ liveness: pool, enrollFaceFromUnprovenPhoto: true });
+    try {
+      await t.prove('obama');
+      const enrolled = await t.call('enroll-face', { face_image: stillImage('obama_2') }, { user: 'obama', session: 'p' });
+      assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'face' }]);
+      const picture = await t.call('verify-by-face', { query_face_image: stillImage('obama_1') }, { user: 'obama', session: 'p' });
+      assert.equal(picture.json.error.code, 'liveness_required');
+      const { nonce, moves } = (await t.call('liveness-challenge', {}, { user: 'obama', session: 'p' })).json as LivenessChallenge;
+      const live = await t.call('verify-by-face', { nonce, frames: obama.answer(moves) }, { user: 'obama', session: 'p' });
+      assert.equal(live.status, 200, JSON.stringify(live.json));
     } finally {
       await t.close();
     }

@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { toNodeListener } from '../../../src/server/node/index.js';
-import { ConfigError, loadConfig } from '../../../src/service/config.js';
+import { ConfigError, loadConfig, type ServiceConfig } from '../../../src/service/config.js';
 import { createVerifyService, type VerifyService } from '../../../src/service/service.js';
 import { latestCode, until } from '../helpers.js';
 import { startRedis, type RedisServer } from './redis-server.js';
@@ -63,6 +63,7 @@ describe('the service', () => {
   let emulator: RunningEmulator;
   let redis: RedisServer;
   let service: VerifyService;
+  let settings: ServiceConfig;
   let server: Server;
   let origin: string;
   const references = new Map<string, string>();
@@ -106,6 +107,7 @@ describe('the service', () => {
       },
       () => '{}',
     );
+    settings = config;
     service = createVerifyService(config, { log: (line) => logs.push(line) });
     server = createServer(toNodeListener((request, info) => service.handle(request, { clientIp: info?.clientIp ?? null })));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -160,6 +162,24 @@ describe('the service', () => {
     assert.deepEqual(await errorOf(await redeem(receipt)), [409, 'receipt_used']);
     assert.deepEqual(await errorOf(await redeem(`${receipt.slice(0, -3)}AAA`)), [400, 'receipt_invalid']);
     assert.deepEqual(await errorOf(await redeem(receipt, secret())), [401, 'unauthorized']);
+  });
+
+  it('with VERIFY_FACE_LIVENESS, asks for a live challenge and refuses a picture before anything is paid', async () => {
+    const live = createVerifyService({ ...settings, VERIFY_FACE_LIVENESS: true }, { log: () => {} });
+    try {
+      const post = async (route: string, body: object) => {
+        const response = await live.handle(new Request(`${origin}/api/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await token({ enroll: true })}` }, body: JSON.stringify(body) }), { clientIp: '127.0.0.1' });
+        return { status: response.status, json: (await response.json()) as Record<string, any> };
+      };
+      const challenge = await post('liveness-challenge', {});
+      assert.equal(challenge.status, 200);
+      assert.equal(challenge.json.moves.length, 2);
+      const picture = (await import('../helpers.js')).stillImage('obama_1');
+      const refused = await post('verify-by-face', { query_face_image: picture });
+      assert.deepEqual([refused.status, refused.json.error.code], [400, 'liveness_required']);
+    } finally {
+      await live.close();
+    }
   });
 
   it('saves and reads face references through signed calls to the site; enroll: true is the proof', async () => {
