@@ -43,7 +43,7 @@ export type BiometricKind = 'face' | 'voice';
 
 /** Each widget's steps: its `step` property, its custom state `:state(<step>)` and its `verify-step-change` event. */
 export type OtpStep = 'contact' | 'sending' | 'code' | 'verifying' | 'success' | 'failure';
-export type FaceStep = 'priming' | 'permission' | 'preview' | 'review' | 'uploading' | 'success' | 'failure';
+export type FaceStep = 'priming' | 'permission' | 'preview' | 'challenge' | 'review' | 'uploading' | 'success' | 'failure';
 export type VoiceStep = 'priming' | 'permission' | 'ready' | 'recording' | 'review' | 'uploading' | 'success' | 'failure';
 export type VerifyStep = OtpStep | FaceStep | VoiceStep;
 
@@ -59,7 +59,7 @@ export type AccountProblem = 'signed_out' | 'not_enrolled' | 'proof_required';
 /** What a face or voice flow takes from the sample's upload and the account, beside its own events. */
 export type SampleEvent =
   | { type: 'done' }
-  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number }
+  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number; move?: LivenessMove }
   /** Nobody is signed in, or nothing is registered: the element offers the way on. */
   | { type: 'blocked'; reason: AccountProblem }
   | { type: 'restart' };
@@ -76,7 +76,7 @@ export const VERIFICATION_METHODS: readonly VerificationMethod[] = ['otp', 'face
  * The codes that mean the person did not pass (a `verify-failure`); every other code is an error
  * the widget shows and the person may get past (a `verify-error`).
  */
-export const FAILURE_CODES = ['wrong_code', 'code_expired', 'too_many_attempts', 'no_match'] as const satisfies readonly ErrorCode[];
+export const FAILURE_CODES = ['wrong_code', 'code_expired', 'too_many_attempts', 'no_match', 'liveness_failed'] as const satisfies readonly ErrorCode[];
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
 export function isFailureCode(code: ErrorCode): code is FailureCode {
@@ -170,6 +170,11 @@ export interface ConfigResponse {
   needsProof: boolean;
   /** A code this session asked for and can still enter (after a reload or in a new tab); else null. */
   pending: PendingCode | null;
+  /**
+   * Present when the host checks faces live: a face is sent as a live challenge's frames, and a
+   * photo file only to register, when `photoEnrolment` says the host takes one.
+   */
+  liveness?: { photoEnrolment: boolean };
 }
 
 /**

@@ -3,11 +3,18 @@
  * of its own, so every path is tested on Node. The element opens the camera, measures frames and
  * uploads as the steps ask.
  */
-import type { AccountProblem, SampleEvent, CameraFailure, ErrorCode, FaceStep, StepsOf } from '../core/protocol.js';
+import type { AccountProblem, SampleEvent, CameraFailure, ConfigResponse, ErrorCode, FaceStep, LivenessMove, StepsOf } from '../core/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 
 export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
 export type ImageSource = 'camera' | 'file';
+
+/** A live challenge's answer: its nonce and the frames taken so far (the frontal one first). */
+export interface LiveAnswer {
+  nonce: string;
+  moves: LivenessMove[];
+  frames: string[];
+}
 
 export type FaceState = StepsOf<
   FaceStep,
@@ -15,14 +22,18 @@ export type FaceState = StepsOf<
   | { step: 'permission' }
   /** `problems` is null until a frame has been measured: no verdict, good or bad, before that. */
   | { step: 'preview'; problems: QualityProblem[] | null; steadySince: number | null }
+  /** Following the movements the host chose: `live` is null until the challenge has come. */
+  | { step: 'challenge'; live: LiveAnswer | null }
   | { step: 'review'; image: string; source: ImageSource }
-  | { step: 'uploading'; image: string; source: ImageSource }
+  | { step: 'uploading'; image: string; source: ImageSource; live?: LiveAnswer }
   | { step: 'success' }
   | {
       step: 'failure';
       reason: FaceFailure;
       attemptsLeft?: number;
       retryAfter?: number;
+      /** The movement a live check did not see. */
+      move?: LivenessMove;
       canRetry: boolean;
       canUpload: boolean;
       /** The photo the service never judged (a fault on the way): "Try again" sends it again. */
@@ -35,11 +46,17 @@ export type { FaceStep };
 export type FaceEvent =
   | { type: 'start' }
   | { type: 'granted' }
-  | { type: 'camera-failed'; reason: CameraFailure }
+  /** `filesAllowed` is false where the host checks faces live and takes no file. */
+  | { type: 'camera-failed'; reason: CameraFailure; filesAllowed: boolean }
   /** The page was hidden: the camera is released. */
   | { type: 'released' }
   | { type: 'quality'; problems: QualityProblem[]; now: number }
   | { type: 'capture'; image: string; source: ImageSource }
+  /** The host checks faces live: the framed face starts a challenge instead of a photo. */
+  | { type: 'live' }
+  | { type: 'challenge'; nonce: string; moves: LivenessMove[] }
+  /** The next frame of the challenge: the frontal one, then one per movement. */
+  | { type: 'frame'; image: string }
   | { type: 'retake' }
   | { type: 'confirm' }
   | { type: 'retry' }
@@ -48,6 +65,12 @@ export type FaceEvent =
   | SampleEvent;
 
 export const initialFaceState: FaceState = { step: 'priming' };
+
+/** Whether a photo file may stand in for the camera: never where the host wants a live face, but to register when it says so. */
+export function filesAllowed(config: Pick<ConfigResponse, 'liveness'> | undefined, mode: 'verify' | 'enroll'): boolean {
+  const live = config?.liveness;
+  return !live || (mode === 'enroll' && live.photoEnrolment);
+}
 
 /** How long the quality must hold before the widget captures by itself. */
 export const STEADY_MS = 900;
@@ -68,14 +91,24 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
       return state.step === 'permission' ? { step: 'preview', problems: null, steadySince: null } : state;
     case 'camera-failed':
       if (state.step !== 'permission' && state.step !== 'preview') return state;
-      // A file from the device works wherever the camera does not.
-      return { step: 'failure', reason: event.reason, canRetry: RETRYABLE_CAMERA.includes(event.reason), canUpload: true };
+      // A file from the device works wherever the camera does not, unless the host wants a live face.
+      return { step: 'failure', reason: event.reason, canRetry: RETRYABLE_CAMERA.includes(event.reason), canUpload: event.filesAllowed };
     case 'released':
-      return state.step === 'permission' || state.step === 'preview' ? { step: 'priming' } : state;
+      return state.step === 'permission' || state.step === 'preview' || state.step === 'challenge' ? { step: 'priming' } : state;
     case 'quality': {
       if (state.step !== 'preview') return state;
       const good = event.problems.length === 0;
       return { step: 'preview', problems: event.problems, steadySince: good ? (state.steadySince ?? event.now) : null };
+    }
+    case 'live':
+      return state.step === 'preview' ? { step: 'challenge', live: null } : state;
+    case 'challenge':
+      return state.step === 'challenge' && !state.live ? { step: 'challenge', live: { nonce: event.nonce, moves: event.moves, frames: [] } } : state;
+    case 'frame': {
+      if (state.step !== 'challenge' || !state.live) return state;
+      const live = { ...state.live, frames: [...state.live.frames, event.image] };
+      // The frontal frame is the one the service compares.
+      return live.frames.length > live.moves.length ? { step: 'uploading', image: live.frames[0]!, source: 'camera', live } : { step: 'challenge', live };
     }
     case 'capture':
       if (event.source === 'camera' && state.step !== 'preview') return state;
@@ -91,10 +124,13 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
     case 'done':
       return state.step === 'uploading' ? { step: 'success' } : state;
     case 'failed':
+      // The challenge itself may be refused or lost on its way.
+      if (state.step === 'challenge') return liveFailed(event);
       if (state.step !== 'uploading') return state;
       return uploadFailed(state, event);
     case 'retry':
       if (state.step !== 'failure' || !state.canRetry) return state;
+      // A live challenge is answered once: another try is another challenge, from the camera.
       return state.kept ? { step: 'uploading', ...state.kept } : { step: 'permission' };
     case 'file-refused':
       return state.step === 'uploading' ? state : { step: 'failure', reason: 'bad_file', canRetry: true, canUpload: true };
@@ -105,8 +141,9 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
   }
 }
 
-function uploadFailed({ image, source }: Extract<FaceState, { step: 'uploading' }>, event: Extract<FaceEvent, { type: 'failed' }>): FaceState {
+function uploadFailed({ image, source, live }: Extract<FaceState, { step: 'uploading' }>, event: Extract<FaceEvent, { type: 'failed' }>): FaceState {
   const { code, attemptsLeft, retryAfter } = event;
+  if (live) return liveFailed(event);
   switch (code) {
     case 'no_match':
       // Another try, by camera or by another photo.
@@ -117,6 +154,23 @@ function uploadFailed({ image, source }: Extract<FaceState, { step: 'uploading' 
     case 'upstream_unavailable':
     case 'rate_limited':
       return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: false, kept: { image, source } };
+    default:
+      return { step: 'failure', reason: code, canRetry: false, canUpload: false };
+  }
+}
+
+/** A live answer refused or lost: its challenge is spent, so a retry frames the face again for a new one; no file is offered. */
+function liveFailed({ code, attemptsLeft, retryAfter, move }: Extract<FaceEvent, { type: 'failed' }>): FaceState {
+  const again = attemptsLeft !== 0;
+  switch (code) {
+    case 'no_match':
+    case 'liveness_failed':
+      return { step: 'failure', reason: code, attemptsLeft, ...(move ? { move } : {}), canRetry: again, canUpload: false };
+    case 'liveness_required':
+    case 'bad_sample':
+    case 'upstream_unavailable':
+    case 'rate_limited':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: false };
     default:
       return { step: 'failure', reason: code, canRetry: false, canUpload: false };
   }

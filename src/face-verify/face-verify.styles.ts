@@ -53,6 +53,48 @@ export const styles = [
     .feedback.good {
       color: var(--verify-success);
     }
+    /* Physical directions: the preview is a mirror, so the person's left is the screen's left in every language. */
+    .arrow {
+      position: absolute;
+      inset: 0;
+      inline-size: 100%;
+      block-size: 100%;
+      fill: none;
+      stroke: #fff;
+      stroke-width: 5;
+      stroke-linecap: round;
+      stroke-linejoin: round;
+      filter: drop-shadow(0 0 2px rgb(0 0 0 / 0.7));
+    }
+    .arrow.left {
+      --toward: translateX(-8%);
+    }
+    .arrow.right {
+      --toward: translateX(8%);
+    }
+    .arrow.up {
+      --toward: translateY(-8%);
+    }
+    .arrow.down {
+      --toward: translateY(8%);
+    }
+    .arrow.closer {
+      --toward: scale(1.12);
+    }
+    @media (prefers-reduced-motion: no-preference) {
+      .arrow {
+        animation: toward 1.1s ease-in-out infinite alternate;
+      }
+    }
+    @keyframes toward {
+      to {
+        transform: var(--toward);
+      }
+    }
+    .progress {
+      text-align: center;
+      margin-block: 0;
+    }
     .upload {
       display: inline-flex;
       align-items: center;

@@ -1,6 +1,8 @@
 /** The markup of each <face-verify> step, read from the element through FaceView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { FaceEvent, FaceState } from './face-verify.flow.js';
+import { filesAllowed, type FaceEvent, type FaceState } from './face-verify.flow.js';
+import type { ConfigResponse, LivenessMove } from '../core/protocol.js';
+import { format } from '../internal/localize.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
 import { accountActions } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
@@ -11,11 +13,60 @@ export interface FaceView extends SampleView {
   readonly t: FaceStrings;
   readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
   readonly camera: { readonly nextCamera: string | null };
+  readonly config?: ConfigResponse;
   /** The picture under review, as the shutter drew it. */
   readonly photo: HTMLCanvasElement | null;
   capture(): Promise<void>;
   openCamera(deviceId: string | null): Promise<void>;
   useFile(file: File): Promise<void>;
+}
+
+/** The video and the oval the person frames their face in (`good` once the gate is satisfied). */
+function stage(good: boolean, extra: TemplateResult | typeof nothing = nothing) {
+  return html`<div part="stage" class="stage">
+    <video part="video" playsinline muted autoplay></video>
+    <svg part="guide" class="guide ${good ? 'good' : ''}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+      <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M30 46A20 36 0 1 0 70 46A20 36 0 1 0 30 46Z"></path>
+      <ellipse class="ring" cx="50" cy="46" rx="20" ry="36"></ellipse>
+    </svg>
+    ${extra}
+  </div>`;
+}
+
+/**
+ * Each movement's arrow, drawn on the mirrored preview: the person's own left is on the screen's
+ * left there, whatever the page's direction, so the arrows are physical, never flipped for
+ * right-to-left text (the words say "your left").
+ */
+const ARROWS: Record<LivenessMove, string> = {
+  left: 'M66 50H34M46 38L34 50L46 62',
+  right: 'M34 50H66M54 38L66 50L54 62',
+  up: 'M50 64V30M38 42L50 30L62 42',
+  down: 'M50 30V64M38 52L50 64L62 52',
+  closer: 'M38 38L26 26M26 36V26H36M62 38L74 26M64 26H74V36M38 62L26 74M26 64V74H36M62 62L74 74M74 64V74H64',
+};
+
+/**
+ * The camera's steps, preview and challenge, in one template, so that the video element and its
+ * stream stay as they are when the movements begin.
+ */
+function camera(v: FaceView, heading: string, good: boolean, extra: TemplateResult | typeof nothing, feedback: string, verdict: string, below: TemplateResult) {
+  return html`${v.heading(heading)}
+    ${stage(good, extra)}
+    <p part="feedback" class="feedback ${verdict}">${feedback}</p>
+    ${below}`;
+}
+
+function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challenge' }>) {
+  const { t } = v;
+  const taken = state.live?.frames.length ?? 0;
+  const move = taken > 0 ? state.live!.moves[taken - 1]! : null;
+  const arrow = move ? html`<svg part="arrow" class="arrow ${move}" viewBox="0 0 100 100" aria-hidden="true"><path d=${ARROWS[move]}></path></svg>` : nothing;
+  const number = new Intl.NumberFormat(v.language);
+  const progress = state.live
+    ? html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(taken + 1), total: number.format(state.live.moves.length + 1) })}</p>`
+    : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
+  return camera(v, t.liveHeading, move === null && state.live !== null, arrow, move ? t[`move_${move}`] : t.liveFrontal, 'instruction', progress);
 }
 
 function uploadButton(v: FaceView) {
@@ -40,7 +91,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
         <p part="message">${t.facePriming}</p>
         <div class="actions">
           <button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'start' })}>${t.startCamera}</button>
-          ${uploadButton(v)}
+          ${filesAllowed(v.config, v.mode) ? uploadButton(v) : nothing}
         </div>`;
     case 'permission':
       return html`${v.heading(title)}<p part="message">${t.cameraAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
@@ -48,20 +99,14 @@ export function renderFaceStep(v: FaceView): TemplateResult {
       // No verdict before a frame has been measured (the detector may still be loading).
       const problem = state.problems?.[0];
       const verdict = state.problems === null ? '' : problem ? 'warn' : 'good';
-      return html`${v.heading(t.previewHeading)}
-        <div part="stage" class="stage">
-          <video part="video" playsinline muted autoplay></video>
-          <svg part="guide" class="guide ${verdict === 'good' ? 'good' : ''}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
-            <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M30 46A20 36 0 1 0 70 46A20 36 0 1 0 30 46Z"></path>
-            <ellipse class="ring" cx="50" cy="46" rx="20" ry="36"></ellipse>
-          </svg>
-        </div>
-        <p part="feedback" class="feedback ${verdict}">${problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting}</p>
-        <div class="actions">
-          <button part="button submit shutter" class="primary" type="button" @click=${() => void v.capture()}>${t.takePhoto}</button>
-          ${v.camera.nextCamera !== null ? html`<button part="button switch" class="secondary" type="button" @click=${() => void v.openCamera(v.camera.nextCamera)}>${t.switchCamera}</button>` : nothing}
-        </div>`;
+      const actions = html`<div class="actions">
+        <button part="button submit shutter" class="primary" type="button" @click=${() => void v.capture()}>${t.takePhoto}</button>
+        ${v.camera.nextCamera !== null ? html`<button part="button switch" class="secondary" type="button" @click=${() => void v.openCamera(v.camera.nextCamera)}>${t.switchCamera}</button>` : nothing}
+      </div>`;
+      return camera(v, t.previewHeading, verdict === 'good', nothing, problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting, verdict, actions);
     }
+    case 'challenge':
+      return renderChallenge(v, state);
     case 'review':
       return html`${v.heading(t.reviewHeading)}
         <div part="stage" class="stage">${v.photo}</div>
@@ -75,7 +120,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
       return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
     case 'failure': {
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry || state.canUpload))}
-        <p part="error" class="error">${failureText(t, v.language, 'camera', state)}</p>
+        <p part="error" class="error">${failureText(t, v.language, 'camera', state)}${state.move ? ` ${t[`move_${state.move}`]}` : ''}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'retry' })}>${t.tryAgain}</button>` : nothing}
           ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${() => v.flow.send({ type: 'retake' })}>${t.retake}</button>` : nothing}

@@ -5,12 +5,13 @@ import type { CameraFailure } from '../core/protocol.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
-import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState, type FaceStep } from './face-verify.flow.js';
+import { filesAllowed, initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState, type FaceStep } from './face-verify.flow.js';
 import { styles } from './face-verify.styles.js';
 import { renderFaceStep, type FaceView } from './face-verify.templates.js';
 import { FrameSampler } from './frame-sampler.js';
 import type { QualityProblem } from './frame-quality.js';
 import { snapshot } from './snapshot.js';
+import { runChallenge, type ChallengeHost } from './live-challenge.js';
 import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
 
 /**
@@ -33,7 +34,8 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @csspart video - The mirrored live preview.
  * @csspart guide - The oval face guide.
  * @csspart photo - The photo under review.
- * @csspart feedback - What the quality gate asks of the person.
+ * @csspart feedback - What the quality gate, or a live challenge, asks of the person.
+ * @csspart arrow - The movement a live challenge asks for, over the preview.
  * @csspart error - An error message.
  * @csspart button - Every button.
  * @csspart submit - The main button of a step.
@@ -58,6 +60,7 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @cssstate priming - Saying why the camera is needed.
  * @cssstate permission - Waiting for the browser's camera prompt.
  * @cssstate preview - Live preview with the guide.
+ * @cssstate challenge - Following the movements the host chose, where it checks faces live.
  * @cssstate review - The photo, to use or retake.
  * @cssstate uploading - Sending the photo.
  * @cssstate success - Verified or registered.
@@ -89,16 +92,19 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
     enter: {
       permission: () => void this.openCamera(null),
       preview: () => this.sampler.start(),
-      uploading: (state) => void this.upload(state.image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }, state.source),
+      challenge: () => void runChallenge(this.#live),
+      uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames } : image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }, source),
     },
-    // The camera is only on while the person is framing the photo.
+    // The camera is only on while the person is framing the photo or following the movements.
     change: ({ step }) => {
-      if (step !== 'permission' && step !== 'preview') this.camera.stop();
+      if (step !== 'permission' && step !== 'preview' && step !== 'challenge') this.camera.stop();
     },
   });
   /** @internal */
   photo: HTMLCanvasElement | null = null;
   #spoken = '';
+  /** What a live challenge needs of the element (live-challenge.ts). */
+  readonly #live: ChallengeHost = { requests: this.requests, flow: this.flow, video: () => this.renderRoot.querySelector('video'), failed: (e) => this.reportLiveFailure(e), instruct: (move) => this.announce(move ? this.t[`move_${move}`] : this.t.liveFrontal) };
 
   protected renderStep() {
     return renderFaceStep(this);
@@ -121,7 +127,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
     } catch (error) {
       if (!this.isConnected) return;
       const reason = error instanceof DeviceError ? (error.reason as CameraFailure) : 'unsupported';
-      this.flow.send({ type: 'camera-failed', reason });
+      this.flow.send({ type: 'camera-failed', reason, filesAllowed: filesAllowed(this.config, this.mode) });
       this.reportDeviceFailure(reason);
     }
   }
@@ -146,6 +152,8 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   async capture(): Promise<void> {
     const video = this.renderRoot.querySelector('video');
     if (this.step !== 'preview' || !video?.videoWidth) return;
+    // Where the host checks faces live, the framed face starts the movements instead of a photo.
+    if (this.config?.liveness) return this.flow.send({ type: 'live' });
     const shot = await snapshot(video, { maxSide: this.maxSide });
     this.photo = forReview(shot.canvas);
     this.flow.send({ type: 'capture', image: shot.base64, source: 'camera' });

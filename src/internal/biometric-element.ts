@@ -9,7 +9,7 @@ import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
-import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse } from '../core/protocol.js';
+import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type LiveFaceBody } from '../core/protocol.js';
 import { StaleAnswer } from './request-controller.js';
 import { proofIn, VerifyElement, type StepView } from './verify-element.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';
@@ -100,23 +100,38 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     return { attempts: this.entries('uploading' as Step), retakes: Math.max(0, taken - 1), ...(this.#capture ? { capture: this.#capture } : {}) };
   }
 
+  /** Tells the flow, the person and the page that a host call before the upload failed (a live challenge asked for). */
+  protected reportLiveFailure(error: unknown): void {
+    if (error instanceof StaleAnswer) return;
+    const host = this.hostError(error);
+    this.flow.send({ type: 'failed', code: host.code, ...host.extra });
+    this.reportProblem(host, failureText(this.t, this.language, this.device, { reason: host.code, ...host.extra }));
+  }
+
   /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went (`said`, on success); `capture` says where a photo came from. */
-  protected async upload(sample: string, said: { verified: string; enrolled: string }, capture?: 'camera' | 'file'): Promise<void> {
+  protected async upload(sample: string | LiveFaceBody, said: { verified: string; enrolled: string }, capture?: 'camera' | 'file'): Promise<void> {
     const { kind } = this;
     this.#capture = capture;
     const enrolling = this.mode === 'enroll';
     try {
       // Each route and its field spelt out, so that every call is checked against the protocol's table.
       if (enrolling) {
-        await (kind === 'face' ? this.requests.call('enroll-face', { face_image: sample }) : this.requests.call('enroll-voice', { audio: sample }));
+        await (typeof sample !== 'string'
+          ? this.requests.call('enroll-face', sample)
+          : kind === 'face'
+            ? this.requests.call('enroll-face', { face_image: sample })
+            : this.requests.call('enroll-voice', { audio: sample }));
         this.flow.send({ type: 'done' });
         this.announce(said.enrolled);
         this.dispatchEvent(new VerifyEnrolledEvent({ kind }));
         return;
       }
-      const answer = await (kind === 'face'
-        ? this.requests.call('verify-by-face', { query_face_image: sample })
-        : this.requests.call('verify-by-voice', { query_audio: sample }));
+      // A live face goes as the challenge's answer, its frames and nonce.
+      const answer = await (typeof sample !== 'string'
+        ? this.requests.call('verify-by-face', sample)
+        : kind === 'face'
+          ? this.requests.call('verify-by-face', { query_face_image: sample })
+          : this.requests.call('verify-by-voice', { query_audio: sample }));
       this.flow.send({ type: 'done' });
       this.succeeded(kind, proofIn(answer), said.verified);
     } catch (error) {

@@ -6,14 +6,14 @@ import { VerifyRequestEvent } from '../events/request.js';
 import { VerifySessionTokenEvent } from '../events/session-token.js';
 import { deadline } from '../core/deadline.js';
 import type { AltchaChallenge } from '../core/proof-of-work.js';
-import { isErrorCode, OTP_CHANNELS, type OtpChannel, type ErrorBody, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
+import { isErrorCode, LIVENESS_MOVES, OTP_CHANNELS, type LivenessMove, type OtpChannel, type ErrorBody, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
 
 export class HostError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly status: number,
-    readonly extra: Pick<ErrorBody['error'], 'retryAfter' | 'attemptsLeft' | 'field' | 'maybeSent' | 'challenge' | 'humanCheck' | 'fallback'> = {},
+    readonly extra: Pick<ErrorBody['error'], 'retryAfter' | 'attemptsLeft' | 'field' | 'maybeSent' | 'challenge' | 'humanCheck' | 'fallback' | 'move'> = {},
   ) {
     super(message);
   }
@@ -60,6 +60,7 @@ export function readAnswer(status: number, body: Body, retryAfterHeader: string 
       ...(error.humanCheck === true ? { humanCheck: true } : {}),
       ...(isChallenge(error.challenge) ? { challenge: error.challenge } : {}),
       ...(isOtpChannel(error.fallback) ? { fallback: error.fallback } : {}),
+      ...((LIVENESS_MOVES as readonly unknown[]).includes(error.move) ? { move: error.move as LivenessMove } : {}),
     });
   }
   const message = typeof body?.message === 'string' ? body.message : '';

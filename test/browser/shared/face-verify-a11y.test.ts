@@ -1,5 +1,5 @@
 import { waitUntil } from '@open-wc/testing';
-import { faceButton, faceFixture, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep } from '../support/face.js';
 import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
 import { axeEachStep } from '../support/axe-steps.js';
 
@@ -41,6 +41,12 @@ const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
     faceButton(element, 'submit').click();
     await untilFaceStep(element, 'success');
   }],
+  // Where the host checks faces live: a movement on screen, and an answer refused for one.
+  ['challenge', toMovement],
+  ['failure (a live check refused)', async (element) => {
+    await toMovement(element);
+    await untilFaceStep(element, 'failure');
+  }],
   ['failure (no match)', async (element) => {
     await toPreview(element);
     faceButton(element, 'shutter').click();
@@ -50,11 +56,26 @@ const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
   }],
 ];
 
+// The movements of a live challenge, timed for tests.
+let restoreTiming: () => void;
+before(() => (restoreTiming = quickMovements()));
+after(() => restoreTiming());
+
 axeEachStep<FaceVerify>('face-verify', {
   fixture: (attributes, lang) => faceFixture(`manual ${attributes}`, lang),
   routes: (step) => ({
+    ...(step === 'challenge' || step.includes('live')
+      ? {
+          config: () => ({ body: LIVE_CONFIG }),
+          'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
+        }
+      : {}),
     'verify-by-face': () =>
-      step === 'uploading'
+      step === 'challenge'
+        ? { pending: true }
+        : step.includes('live')
+          ? { status: 422, body: { error: { code: 'liveness_failed', message: 'no', reason: 'move_not_seen', move: 'up', attemptsLeft: 2 } } }
+          : step === 'uploading'
         ? { pending: true }
         : step === 'success'
           ? { body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }

@@ -2,6 +2,8 @@ import { waitUntil } from '@open-wc/testing';
 import '../../../src/face-verify/define.js';
 import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
 import { partOf, untilWidgetStep, widgetFixture } from './widget.js';
+import { CONFIG } from './fake-host.js';
+import { LIVE_TIMING } from '../../../src/face-verify/live-challenge.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
 
 export const faceFixture = (attributes = '', lang = 'en') => widgetFixture<FaceVerify>('face-verify', attributes, lang);
@@ -32,4 +34,27 @@ export async function fileInput(element: VerifyElement, file: File) {
 export async function photoFile(): Promise<File> {
   const blob = await (await fetch('/fixtures/faces/obama_1.jpg')).blob();
   return new File([blob], 'me.jpg', { type: 'image/jpeg' });
+}
+
+/** What a host that checks faces live says in its config. */
+export const LIVE_CONFIG = { ...CONFIG, liveness: { photoEnrolment: false } };
+/** Its challenge, always the same here: the person's left, then up. */
+export const LIVE_CHALLENGE = { nonce: 'nonce-1', moves: ['left', 'up'], expiresIn: 60 };
+
+/** Movements timed for tests: the frames come as fast as the camera gives them. */
+export function quickMovements(): () => void {
+  const saved = { ...LIVE_TIMING };
+  Object.assign(LIVE_TIMING, { frontalMs: 30, moveMs: 120 });
+  return () => Object.assign(LIVE_TIMING, saved);
+}
+
+/** From priming to the challenge's first movement on screen (its arrow drawn). */
+export async function toMovement(element: FaceVerify) {
+  await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
+  faceButton(element, 'submit').click();
+  await untilFaceStep(element, 'preview');
+  await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames', { timeout: 5000 });
+  faceButton(element, 'shutter').click();
+  await untilFaceStep(element, 'challenge');
+  await waitUntil(() => element.shadowRoot!.querySelector('[part~="arrow"]'), 'a movement asked for', { timeout: 5000 });
 }

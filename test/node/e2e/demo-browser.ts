@@ -149,8 +149,15 @@ export async function startInDemo(page: Page, kind: 'face' | 'voice', mode: 'enr
 
 /** What a widget ends with after its submit button is pressed: `success:<receipt>`, `enrolled` or `failure:<code>`. */
 export async function submitAndAwaitOutcome(page: Page, widget: string): Promise<string> {
+  const outcome = awaitOutcome(page, widget);
+  await press(page, widget, 'submit');
+  return outcome;
+}
+
+/** What a widget ends with from now: `success:<receipt>`, `enrolled`, `failure:<code>` or `error:<code> (<status>)`. */
+export function awaitOutcome(page: Page, widget: string): Promise<string> {
   // An error, or no outcome within a minute, is an answer too: the test then says what the widget showed, instead of hanging.
-  const outcome = page.evaluate(
+  return page.evaluate(
     (w) =>
       new Promise<string>((resolve) => {
         const element = document.querySelector<any>(w);
@@ -162,8 +169,6 @@ export async function submitAndAwaitOutcome(page: Page, widget: string): Promise
       }),
     widget,
   );
-  await press(page, widget, 'submit');
-  return outcome;
 }
 
 /** The page's Content-Security-Policy violations so far (the demo sends a strict policy). */

@@ -41,7 +41,7 @@ describe('<face-verify> flow', () => {
 
   for (const [reason, canRetry] of [['denied', true], ['no-camera', true], ['busy', true], ['constraints', true], ['insecure', false], ['unsupported', false]] as const) {
     it(`a camera that is ${reason} is never a dead end: upload offered${canRetry ? ', retry too' : ''}`, () => {
-      const state = run({ type: 'start' }, { type: 'camera-failed', reason });
+      const state = run({ type: 'start' }, { type: 'camera-failed', reason, filesAllowed: true });
       assert.deepEqual(state, { step: 'failure', reason, canRetry, canUpload: true });
       assert.equal(transitionFace(state, { type: 'capture', image: 'file', source: 'file' }).step, 'review');
     });
@@ -100,5 +100,42 @@ describe('<face-verify> flow', () => {
     const blocked = transitionFace(initialFaceState, { type: 'blocked', reason: 'signed_out' });
     assert.deepEqual(blocked, { step: 'failure', reason: 'signed_out', canRetry: false, canUpload: false });
     assert.deepEqual(transitionFace(blocked, { type: 'restart' }), { step: 'priming' });
+  });
+
+  describe('a live challenge', () => {
+    const challenged = () => transitionFace(transitionFace(preview(), { type: 'live' }), { type: 'challenge', nonce: 'n', moves: ['left', 'up'] });
+
+    it('the framed face starts a challenge; a frame for the front and each movement, then the answer goes', () => {
+      assert.deepEqual(transitionFace(preview(), { type: 'live' }), { step: 'challenge', live: null });
+      let state = challenged();
+      assert.deepEqual(state, { step: 'challenge', live: { nonce: 'n', moves: ['left', 'up'], frames: [] } });
+      state = transitionFace(state, { type: 'frame', image: 'front' });
+      state = transitionFace(state, { type: 'frame', image: 'left' });
+      assert.equal(state.step, 'challenge');
+      state = transitionFace(state, { type: 'frame', image: 'up' });
+      assert.deepEqual(state, { step: 'uploading', image: 'front', source: 'camera', live: { nonce: 'n', moves: ['left', 'up'], frames: ['front', 'left', 'up'] } });
+    });
+
+    it('a refused answer says which movement, offers no file, and a retry frames the face for a new challenge', () => {
+      let state = challenged();
+      for (const image of ['front', 'left', 'up']) state = transitionFace(state, { type: 'frame', image });
+      const refused = transitionFace(state, { type: 'failed', code: 'liveness_failed', attemptsLeft: 3, move: 'left' });
+      assert.deepEqual(refused, { step: 'failure', reason: 'liveness_failed', attemptsLeft: 3, move: 'left', canRetry: true, canUpload: false });
+      assert.equal(transitionFace(refused, { type: 'retry' }).step, 'permission');
+      const lost = transitionFace(state, { type: 'failed', code: 'upstream_unavailable', retryAfter: 2 });
+      assert.equal(transitionFace(lost, { type: 'retry' }).step, 'permission', 'a spent challenge is not sent again');
+      assert.equal((transitionFace(state, { type: 'failed', code: 'liveness_failed', attemptsLeft: 0 }) as Extract<FaceState, { step: 'failure' }>).canRetry, false);
+    });
+
+    it('a camera lost mid-challenge goes back to the start; a late challenge or frame changes nothing', () => {
+      assert.deepEqual(transitionFace(challenged(), { type: 'released' }), { step: 'priming' });
+      assert.equal(transitionFace(preview(), { type: 'frame', image: 'x' }).step, 'preview');
+      assert.deepEqual(transitionFace(challenged(), { type: 'challenge', nonce: 'other', moves: ['down', 'right'] }), challenged());
+    });
+
+    it('with no camera, no file is offered where the host wants a live face', () => {
+      const state = run({ type: 'start' }, { type: 'camera-failed', reason: 'no-camera', filesAllowed: false });
+      assert.deepEqual(state, { step: 'failure', reason: 'no-camera', canRetry: true, canUpload: false });
+    });
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * <face-verify> where the host checks faces live: the framed face starts the movements the host
+ * chose, each said and drawn on the mirrored preview, a frame taken for each; the answer is the
+ * nonce and the frames, never a photo, and a photo file is not offered.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { fakeHost } from '../support/fake-host.js';
+import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep } from '../support/face.js';
+import { restoreGetUserMedia } from '../support/media.js';
+// The right-to-left languages the arrows are checked in, registered as a page registers them.
+import '../support/languages.js';
+
+const text = (element: HTMLElement, part: string) => element.shadowRoot!.querySelector(`[part~="${part}"]`)?.textContent?.trim() ?? '';
+
+describe('<face-verify> with a live challenge', function () {
+  this.timeout(20_000);
+  let host: ReturnType<typeof fakeHost>;
+  let restoreTiming: () => void;
+  restoreGetUserMedia();
+  beforeEach(() => (restoreTiming = quickMovements()));
+  afterEach(() => {
+    host?.stop();
+    restoreTiming();
+  });
+
+  it('says and draws each movement, then sends the nonce and a frame for the front and each movement', async () => {
+    host = fakeHost({
+      config: () => ({ body: LIVE_CONFIG }),
+      'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
+      'verify-by-face': () => ({ body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }),
+    });
+    const element = await faceFixture('manual');
+    await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
+    await element.updateComplete;
+    expect(element.shadowRoot!.querySelector('[part~="upload"]'), 'no photo file where faces are checked live').to.equal(null);
+    const said: string[] = [];
+    new MutationObserver(() => said.push(text(element, 'live'))).observe(element.shadowRoot!, { subtree: true, childList: true, characterData: true });
+    await toMovement(element);
+    expect(text(element, 'feedback')).to.equal('Turn your head to your left.');
+    expect(element.shadowRoot!.querySelector('[part~="arrow"]')!.classList.contains('left')).to.equal(true);
+    await untilFaceStep(element, 'success');
+    const sent = host.calls.find((call) => call.route === 'verify-by-face')!.body;
+    expect(Object.keys(sent).sort()).to.deep.equal(['frames', 'nonce']);
+    expect(sent.nonce).to.equal('nonce-1');
+    const frames = sent.frames as string[];
+    expect(frames).to.have.length(3);
+    for (const frame of frames) expect(frame.startsWith('/9j/'), 'a JPEG, in base64').to.equal(true);
+    expect(said.join('|')).to.include('Look straight at the camera.').and.include('Turn your head to your left.').and.include('Tilt your head up.');
+  });
+
+  it('a refused answer says which movement, offers no file, and Try again asks for a new challenge', async () => {
+    host = fakeHost({
+      config: () => ({ body: LIVE_CONFIG }),
+      'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
+      'verify-by-face': () => ({ status: 422, body: { error: { code: 'liveness_failed', message: 'no', reason: 'move_not_seen', move: 'left', attemptsLeft: 3 } } }),
+    });
+    const element = await faceFixture('manual');
+    await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
+    let failure: Event | undefined;
+    element.addEventListener('verify-failure', (event) => (failure = event));
+    await toMovement(element);
+    await untilFaceStep(element, 'failure');
+    expect(text(element, 'error')).to.equal('We couldn’t see a live person. Try again, following each movement. Turn your head to your left.');
+    expect(failure, 'the person did not pass: a verify-failure').to.not.equal(undefined);
+    expect(element.shadowRoot!.querySelector('[part~="upload"]')).to.equal(null);
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'preview');
+    await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames', { timeout: 5000 });
+    faceButton(element, 'shutter').click();
+    await waitUntil(() => host.count('liveness-challenge') === 2, 'a new challenge');
+  });
+
+  for (const lang of ['ar', 'ur']) {
+    it(`in ${lang}, "left" is the person's own, and its arrow points to the screen's left as on the mirrored preview`, async () => {
+      host = fakeHost({ config: () => ({ body: LIVE_CONFIG }), 'liveness-challenge': () => ({ body: LIVE_CHALLENGE }), 'verify-by-face': () => ({ pending: true }) });
+      const element = await faceFixture('manual', lang);
+      await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
+      expect(getComputedStyle(element).direction).to.equal('rtl');
+      await toMovement(element);
+      const arrow = element.shadowRoot!.querySelector<SVGSVGElement>('[part~="arrow"]')!;
+      const head = arrow.querySelector('path')!.getAttribute('d')!;
+      // The arrow's head is drawn at x = 34 of 100: on the left, whatever the text's direction.
+      expect(head.startsWith('M66 50H34')).to.equal(true);
+      // On screen, with every transform applied: the tip is left of the tail.
+      const screen = arrow.querySelector('path')!.getScreenCTM()!;
+      const [tail, tip] = [new DOMPoint(66, 50).matrixTransform(screen), new DOMPoint(34, 50).matrixTransform(screen)];
+      expect(tip.x, 'the tip, on the screen\'s left').to.be.below(tail.x - 10);
+      expect(text(element, 'feedback')).to.equal(lang === 'ar' ? 'أدر رأسك إلى يسارك.' : 'اپنا سر اپنی بائیں طرف موڑیں۔');
+      element.remove();
+    });
+  }
+
+  it('with no camera, no photo file is offered to verify where faces are checked live', async () => {
+    host = fakeHost({ config: () => ({ body: LIVE_CONFIG }) });
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('none'), { name: 'NotFoundError' }));
+    const element = await faceFixture('manual');
+    await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'failure');
+    expect(element.shadowRoot!.querySelector('[part~="upload"]')).to.equal(null);
+  });
+});
