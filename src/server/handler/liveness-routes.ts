@@ -98,7 +98,8 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   if (!challenge || challenge.nonce !== nonce || challenge.user !== (await ctx.userHash(user))) {
     fail('liveness_required', 'This check has expired. Please start it again.');
   }
-  if (frames.length !== challenge.moves.length + 1) fail('liveness_failed', 'A live person was not seen. Please try again, following each movement.', { reason: 'frames_missing' });
+  // Counted before anything is decoded, with the judge's own answer.
+  if (frames.length !== challenge.moves.length + 1) fail('liveness_failed', refusal({ live: false, reason: 'frames_missing' }), { reason: 'frames_missing' });
   const images = decodeFrames(ctx, frames);
   const verdict = judge(await ctx.options.liveness!.observe(images), challenge.moves);
   if (!verdict.live) fail('liveness_failed', refusal(verdict), { reason: verdict.reason, ...(verdict.move ? { move: verdict.move } : {}) });

@@ -64,13 +64,15 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
       idle.push(worker);
       pump();
     });
+    // A worker that dies fails its own check only: it leaves the pool, and the queue goes on in a new one.
     worker.on('error', (error) => {
       for (const [id, entry] of running) {
         if (entry.worker !== worker) continue;
         running.delete(id);
         entry.job.reject(error);
       }
-      all.splice(all.indexOf(worker), 1);
+      for (const list of [all, idle]) if (list.includes(worker)) list.splice(list.indexOf(worker), 1);
+      pump();
     });
     all.push(worker);
     idle.push(worker);

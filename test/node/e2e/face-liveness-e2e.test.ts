@@ -8,23 +8,21 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LivenessMove } from '../../../src/core/protocol.js';
-import type { FaceFound } from '../../../src/server/liveness/judge.js';
 import { createFacePool } from '../../../src/server/node/index.js';
-import { render, toJpeg, type Rgba, type Shape } from '../liveness/head.js';
-import { GENUINE, photo } from '../liveness/presentations.js';
+import { render, type Rgba, type Shape } from '../liveness/head.js';
+import { GENUINE, landmarksOf, MOVES, photo } from '../liveness/presentations.js';
 import { canvasCamera, follow } from './canvas-camera.js';
 import { awaitOutcome, cspViolations, hostChecksReceipt, openInDemo, press, startDemo, untilStep, type Demo } from './demo-browser.js';
 
 const widget = 'face-verify';
-const MOVES: LivenessMove[] = ['left', 'right', 'up', 'down', 'closer'];
 
 /** What the camera sees of obama_1's photo as `shape`: front, and each movement. */
 async function posesOf(shape: Shape): Promise<Record<'front' | LivenessMove, Rgba>> {
   const pool = createFacePool({ workers: 1 });
   try {
     const source = photo('obama_1');
-    const [[found]] = (await pool.observe([toJpeg(source, 92)])) as [[FaceFound]];
-    const pose = (move: LivenessMove | null) => render(source, found.landmarks, shape, move ? GENUINE[move] : {});
+    const landmarks = await landmarksOf(pool, source);
+    const pose = (move: LivenessMove | null) => render(source, landmarks, shape, move ? GENUINE[move] : {});
     return { front: pose(null), ...Object.fromEntries(MOVES.map((move) => [move, pose(move)])) } as Record<'front' | LivenessMove, Rgba>;
   } finally {
     await pool.close();

@@ -10,7 +10,8 @@ import { createFacePool } from '../../../src/server/node/index.js';
 import { stillImage, until } from '../helpers.js';
 import { setup } from '../server/handler-setup.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
-import { presenter, type LivenessChallenge, type Presenter } from './live-capture.js';
+import type { LivenessChallenge } from '../../../src/core/protocol.js';
+import { presenter, type Presenter } from './live-capture.js';
 
 const pool = createFacePool({ workers: 1 });
 let redis: RedisServer;

@@ -6,23 +6,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LivenessMove } from '../../../src/core/protocol.js';
-import { judge, LIMITS, randomMoves, type FaceFound } from '../../../src/server/liveness/judge.js';
+import { judge, LIMITS, randomMoves } from '../../../src/server/liveness/judge.js';
 import { createFacePool } from '../../../src/server/node/index.js';
-import { toJpeg } from './head.js';
+import type { Shape } from './head.js';
 import { CHALLENGES, presentAll, table, type Tally } from './presentation-attacks.js';
-import { frame, GENUINE, PEOPLE, photo } from './presentations.js';
+import { GENUINE, landmarksOf, MOVES, PEOPLE, photo, views, type Views } from './presentations.js';
 
 const pool = createFacePool({ workers: 1 });
 after(() => pool.close());
 
-type Views = Record<'front' | LivenessMove, FaceFound[]>;
-const MOVES: LivenessMove[] = ['left', 'right', 'up', 'down', 'closer'];
-
-async function views(person: string, shape: 'head' | 'flat' | 'bent', poses = GENUINE): Promise<Views> {
+/** The frames of `person`'s photo as `shape`, through the models. */
+async function seen(person: string, shape: Shape): Promise<Views> {
   const source = photo(person);
-  const [[found]] = (await pool.observe([toJpeg(source, 92)])) as [[FaceFound]];
-  const faces = await pool.observe([frame(source, found.landmarks, shape, {}), ...MOVES.map((move) => frame(source, found.landmarks, shape, poses[move]))]);
-  return { front: faces[0]!, ...Object.fromEntries(MOVES.map((move, i) => [move, faces[i + 1]!])) } as Views;
+  return views(pool, source, await landmarksOf(pool, source), shape, GENUINE);
 }
 
 describe('the liveness judge, each rule alone', () => {
@@ -30,9 +26,9 @@ describe('the liveness judge, each rule alone', () => {
   let biden: Views;
   let bent: Views[];
   before(async () => {
-    [obama, biden] = [await views('obama_1', 'head'), await views('biden_1', 'head')];
+    [obama, biden] = [await seen('obama_1', 'head'), await seen('biden_1', 'head')];
     bent = [];
-    for (const person of PEOPLE) bent.push(await views(`${person}_1`, 'bent'));
+    for (const person of PEOPLE) bent.push(await seen(`${person}_1`, 'bent'));
   });
 
   it('a person making the movements asked is live', () => {

@@ -6,10 +6,9 @@
 import type { LivenessMove } from '../../../src/core/protocol.js';
 import { judge, type FaceFound, type Verdict } from '../../../src/server/liveness/judge.js';
 import type { FacePool } from '../../../src/server/node/face-pool.js';
-import { toJpeg } from './head.js';
-import { FORCED, frame, GENUINE, PEOPLE, photo } from './presentations.js';
+import type { Pose, Shape } from './head.js';
+import { FORCED, frame, GENUINE, landmarksOf, MOVES, PEOPLE, photo, views, type Views } from './presentations.js';
 
-const MOVES: LivenessMove[] = ['left', 'right', 'up', 'down', 'closer'];
 /** Every challenge the handler can ask: two different movements, in order. */
 export const CHALLENGES = MOVES.flatMap((a) => MOVES.filter((b) => b !== a).map((b) => [a, b] as LivenessMove[]));
 
@@ -32,24 +31,18 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
     else tally.reasons[verdict.reason] = (tally.reasons[verdict.reason] ?? 0) + 1;
     tallies.set(kind, tally);
   };
-  const observed = async (images: Uint8Array[]) => pool.observe(images);
   let previous: FaceFound[] | null = null;
   for (const person of people) {
     const source = photo(`${person}_1`);
-    const [[found]] = (await observed([toJpeg(source, 92)])) as [[FaceFound]];
-    const landmarks = found.landmarks;
-    const views = async (shape: 'head' | 'flat' | 'bent', poses: Record<LivenessMove, object>) => {
-      const images = [frame(source, landmarks, shape, {}), ...MOVES.map((move) => frame(source, landmarks, shape, poses[move]))];
-      const faces = await observed(images);
-      return { front: faces[0]!, ...Object.fromEntries(MOVES.map((move, i) => [move, faces[i + 1]!])) } as Record<'front' | LivenessMove, FaceFound[]>;
-    };
-    const head = await views('head', GENUINE);
-    const still = await observed([0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 })));
-    const kinds: [Kind, Awaited<ReturnType<typeof views>>][] = [
-      ['flat picture moved as asked', await views('flat', GENUINE)],
-      ['flat picture moved further', await views('flat', FORCED)],
-      ['bent print moved as asked', await views('bent', GENUINE)],
-      ['bent print moved further', await views('bent', FORCED)],
+    const landmarks = await landmarksOf(pool, source);
+    const seen = (shape: Shape, poses: Record<LivenessMove, Pose>) => views(pool, source, landmarks, shape, poses);
+    const head = await seen('head', GENUINE);
+    const still = await pool.observe([0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 })));
+    const kinds: [Kind, Views][] = [
+      ['flat picture moved as asked', await seen('flat', GENUINE)],
+      ['flat picture moved further', await seen('flat', FORCED)],
+      ['bent print moved as asked', await seen('bent', GENUINE)],
+      ['bent print moved further', await seen('bent', FORCED)],
     ];
     for (const [a, b] of CHALLENGES as [LivenessMove, LivenessMove][]) {
       count('person', judge([head.front, head[a], head[b]], [a, b]));

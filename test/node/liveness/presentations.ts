@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { LivenessMove } from '../../../src/core/protocol.js';
 import type { Point } from '../../../src/server/liveness/geometry.js';
+import type { FaceFound } from '../../../src/server/liveness/judge.js';
+import type { FacePool } from '../../../src/server/node/face-pool.js';
 import { FIXTURES } from '../helpers.js';
 import { fromJpeg, render, toJpeg, type Pose, type Rgba, type Shape } from './head.js';
 
@@ -35,4 +37,20 @@ export function photo(name: string): Rgba {
 /** The frame the camera takes of `shape` in `pose`, as JPEG bytes. */
 export function frame(source: Rgba, landmarks: Point[], shape: Shape, pose: Pose): Uint8Array {
   return toJpeg(render(source, landmarks, shape, pose), 85);
+}
+
+export const MOVES: LivenessMove[] = ['left', 'right', 'up', 'down', 'closer'];
+
+/** The 68 landmarks the models find on a photo's face: where the head's depth is placed. */
+export async function landmarksOf(pool: FacePool, source: Rgba): Promise<Point[]> {
+  const [[found]] = (await pool.observe([toJpeg(source, 92)])) as [[FaceFound]];
+  return found.landmarks;
+}
+
+/** What the models find in the camera's frames of `shape`: at the front, and after each movement. */
+export type Views = Record<'front' | LivenessMove, FaceFound[]>;
+
+export async function views(pool: FacePool, source: Rgba, landmarks: Point[], shape: Shape, poses: Record<LivenessMove, Pose>): Promise<Views> {
+  const faces = await pool.observe([frame(source, landmarks, shape, {}), ...MOVES.map((move) => frame(source, landmarks, shape, poses[move]))]);
+  return { front: faces[0]!, ...Object.fromEntries(MOVES.map((move, i) => [move, faces[i + 1]!])) } as Views;
 }
