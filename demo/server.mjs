@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY, TEMPLATE_IDS } from '../dist/emulator/index.js';
 import { createServiceClient } from '../dist/server/index.js';
 // A Node server, so the Node entry's handler: keep-alive node:http to the service, node:crypto.
-import { createFacePool, createVerifyHandler, toNodeListener } from '../dist/server/node.js';
+import { createVerifyHandler, toNodeListener } from '../dist/server/node.js';
 import { pageAt, renderPage } from './site.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -50,9 +50,9 @@ const handler = createVerifyHandler({
   saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
   // The demo lets people enrol again to try other faces and voices; a real site should not.
   allowReenrollment: true,
-  // Faces are checked live: the person follows the movements the handler chooses. LIVENESS=0
-  // takes a photo instead, as a handler without the face models does.
-  liveness: process.env.LIVENESS === '0' ? undefined : createFacePool(),
+  // Faces are checked live (the Node entry's face models): the person follows the movements the
+  // handler chooses. LIVENESS=0 takes a photo instead, which lets a photo of a person pass.
+  facesFromUnprovenPhotos: process.env.LIVENESS === '0',
   // The emulator's codes have 6 digits (its --otp-length); a host sets what its service sends.
   codeLength: 6,
   // The emulator's template in each of the ten languages, so an Urdu page is sent the Urdu message.

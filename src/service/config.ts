@@ -37,7 +37,7 @@ export const FIELDS = [
   { name: 'VERIFY_RECEIPT_SECONDS', kind: 'integer', default: '120', doc: 'How long a receipt may be redeemed.' },
   { name: 'VERIFY_ENROLL_PROOF_SECONDS', kind: 'integer', default: '300', doc: 'How long a verified code counts as proof for registering a face or voice.' },
   { name: 'VERIFY_ALLOW_REENROLLMENT', kind: 'boolean', default: 'false', doc: 'Let a user who has a reference replace it.' },
-  { name: 'VERIFY_FACE_LIVENESS', kind: 'boolean', default: 'false', doc: 'Check faces live (the Liveness page): a face is verified or registered only from the frames of a live challenge, checked by face models in worker threads before the service is paid. Needs `@vladmandic/face-api`, `@tensorflow/tfjs` and `@tensorflow/tfjs-backend-wasm` installed beside.' },
+  { name: 'VERIFY_FACE_LIVENESS', kind: 'boolean', default: 'true', doc: 'Check faces live (the Liveness page): a face is verified or registered only from the frames of a live challenge, checked by face models in worker threads before the service is paid. Needs `@vladmandic/face-api`, `@tensorflow/tfjs` and `@tensorflow/tfjs-backend-wasm` installed beside; the service refuses to start with faces on and them missing. `false` accepts any picture: a photo of the person passes as the person.' },
   { name: 'VERIFY_LIMITS', kind: 'json', doc: "Overrides of the handler's limits, as a JSON object (the host handler page's limits table)." },
   { name: 'VERIFY_UPSTREAM_TIMEOUT_MS', kind: 'integer', default: '10000', doc: 'How long a call to the service may take.' },
   { name: 'VERIFY_STORE_TIMEOUT_MS', kind: 'integer', default: '500', doc: 'How long a Redis command may take before the request is answered 503.' },

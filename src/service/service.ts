@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createFacePool, createNodeFetch, createVerifyHandler } from '../server/node/index.js';
+import { createNodeFetch, createVerifyHandler } from '../server/node/index.js';
 import { MemoryStore, REDIS_CLIENT_OPTIONS, RedisStore, ReceiptError, referenceCallbacks, sessionTokenAuth, type LogEntry, type VerifyHandlerOptions, type VerifyStore } from '../server/index.js';
 import { json, readJsonObject } from '../core/http.js';
 import type { OtpChannel } from '../core/protocol.js';
@@ -45,8 +45,6 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
   const tokens = sessionTokenAuth({ secret: config.VERIFY_TOKEN_SECRET });
   const references = config.VERIFY_REFERENCES_URL ? referenceCallbacks({ url: config.VERIFY_REFERENCES_URL, secret: config.VERIFY_SERVER_SECRET, fetch: fetchImpl }) : {};
   const fallback = config.VERIFY_FALLBACK_CHANNEL;
-  // The models load in their worker threads on the first check, not at start.
-  const faces = config.VERIFY_FACE_LIVENESS ? createFacePool() : undefined;
   const options: VerifyHandlerOptions = {
     baseUrl: config.VERIFY_SERVICE_BASE_URL,
     apiKey: config.VERIFY_SERVICE_API_KEY,
@@ -66,7 +64,8 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     receiptSeconds: config.VERIFY_RECEIPT_SECONDS,
     enrollProofSeconds: config.VERIFY_ENROLL_PROOF_SECONDS,
     allowReenrollment: config.VERIFY_ALLOW_REENROLLMENT,
-    liveness: faces,
+    // Faces are checked live by the Node entry's face models, loaded on the first check, unless turned off.
+    facesFromUnprovenPhotos: Boolean(config.VERIFY_REFERENCES_URL) && !config.VERIFY_FACE_LIVENESS,
     limits: config.VERIFY_LIMITS as VerifyHandlerOptions['limits'],
     upstreamTimeoutMs: config.VERIFY_UPSTREAM_TIMEOUT_MS,
     lowBalanceThreshold: config.VERIFY_LOW_BALANCE_THRESHOLD,
@@ -134,7 +133,7 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
       draining = true;
     },
     async close() {
-      await Promise.all([redis?.quit().catch(() => redis.disconnect()), faces?.close()]);
+      await redis?.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -38,6 +38,8 @@ const handler = (core ? createCoreHandler : createVerifyHandler)({
   getUser: (request) => request.headers.get('x-bench-user'),
   getReference: () => null,
   saveReference: () => {},
+  // The face route's photo path: the hostile bodies are read as a picture would be.
+  facesFromUnprovenPhotos: true,
   getSessionId: () => 'bench-session',
   store,
   // Limits out of the way: this measures the work of a request, not the refusal of one.

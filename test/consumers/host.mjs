@@ -26,6 +26,8 @@ export async function startHost({ root, cdn }) {
     getUser: () => 'consumer',
     getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
     saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
+    // The apps register a face from a still camera: the photo path (the liveness page).
+    facesFromUnprovenPhotos: true,
     codeLength: 6,
   });
   const handler = toNodeListener(verify);

@@ -83,14 +83,16 @@ async function readSample(ctx: RequestContext, kind: BiometricKind, field: strin
   return checkSample(ctx, kind, field, body[field]);
 }
 
-function requireHooks(ctx: RequestContext) {
-  const { getReference, saveReference } = ctx.options;
-  if (!getReference || !saveReference) fail('invalid_input', 'Face and voice verification are not enabled on this site.', { status: 404 });
+function requireHooks(ctx: RequestContext, kind: BiometricKind) {
+  const { getReference, saveReference, biometrics } = ctx.options;
+  if (!getReference || !saveReference || !biometrics.includes(kind)) {
+    fail('invalid_input', kind === 'face' ? 'Face verification is not enabled on this site.' : 'Voice verification is not enabled on this site.', { status: 404 });
+  }
   return { getReference, saveReference };
 }
 
 export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClient, kind: BiometricKind): Promise<Response> {
-  const { getReference } = requireHooks(ctx);
+  const { getReference } = requireHooks(ctx, kind);
   // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
   const attempt = await countAttempt(ctx, kind, user);
@@ -113,7 +115,7 @@ export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClie
 }
 
 export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<Response> {
-  const { getReference, saveReference } = requireHooks(ctx);
+  const { getReference, saveReference } = requireHooks(ctx, kind);
   // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
   if (!(await hasProof(ctx, user))) fail('proof_required', 'Confirm it is you with a code first, then register.');

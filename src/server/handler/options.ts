@@ -159,6 +159,14 @@ export interface VerifyHandlerOptions {
    */
   liveness?: FaceObserver;
   /**
+   * Verify and register faces from whatever picture the browser sends, with no live check: a photo
+   * of the person then passes as the person. Without it, a handler serving faces needs `liveness`
+   * (the Node entry brings it) and refuses to start otherwise. Logs a warning at start.
+   */
+  facesFromUnprovenPhotos?: boolean;
+  /** Which biometrics the handler serves, given `getReference` and `saveReference`: both by default. */
+  biometrics?: BiometricKind[];
+  /**
    * With `liveness`, still register a face from an uploaded photo: nothing then proves the photo is
    * the person's own, so whoever holds the session and a code may enrol anyone's face.
    */
@@ -237,6 +245,8 @@ export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 't
   receiptSeconds: number;
   enrollProofSeconds: number;
   codeLength: number | null;
+  /** The biometrics served: none without `getReference` and `saveReference`. */
+  biometrics: BiometricKind[];
 };
 
 function once(run: () => void): () => void {
@@ -251,6 +261,8 @@ function once(run: () => void): () => void {
 export interface Runtime {
   fetch?: typeof fetch;
   crypto?: KeyedCrypto;
+  /** The runtime's own live face check, for a handler serving faces that was given none; throws what is missing. */
+  liveness?(): FaceObserver;
 }
 
 export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime = {}): ResolvedOptions {
@@ -266,8 +278,11 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
   if (codeLength !== null && !(Number.isInteger(codeLength) && codeLength >= 4 && codeLength <= 8)) {
     throw new TypeError('codeLength must be 4 to 8');
   }
+  const biometrics = options.getReference && options.saveReference ? (options.biometrics ?? ['face', 'voice']) : [];
   return {
     ...options,
+    biometrics,
+    liveness: faceCheck(options, biometrics, runtime),
     fetch: options.fetch ?? runtime.fetch,
     crypto: runtime.crypto ?? webKeyedCrypto,
     basePath: (options.basePath ?? '').replace(/\/+$/, ''),
@@ -284,6 +299,26 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
       console.warn('verify handler: requests come with no client address, so per-IP send limits are off. Pass { clientIp } to the handler, or set getClientIp or trustProxy.'),
     ),
   };
+}
+
+const warnPhotos = once(() => console.warn('verify handler: facesFromUnprovenPhotos is set, so a photo of a person verifies as that person. Use it for development only.'));
+
+export const NO_LIVENESS =
+  'Serving faces needs a live check, or a photo of the person passes as the person (the liveness page). ' +
+  'On Node, take createVerifyHandler from verify-widgets/server/node, which runs it; on an edge runtime, send faces to the stand-alone service, which runs it (VERIFY_FACE_LIVENESS). ' +
+  "To serve voice alone, set biometrics: ['voice']; to accept photos knowingly, facesFromUnprovenPhotos: true.";
+
+/** The live face check a handler serving faces runs: the host's, else its runtime's; none only when the host said so. */
+function faceCheck(options: VerifyHandlerOptions, biometrics: BiometricKind[], runtime: Runtime): FaceObserver | undefined {
+  if (biometrics.some((kind) => kind !== 'face' && kind !== 'voice')) throw new TypeError("biometrics takes some of 'face', 'voice'");
+  if (options.facesFromUnprovenPhotos) {
+    if (options.liveness) throw new TypeError('Give liveness or facesFromUnprovenPhotos, not both.');
+    if (biometrics.includes('face')) warnPhotos();
+    return undefined;
+  }
+  if (options.liveness || !biometrics.includes('face')) return options.liveness;
+  if (!runtime.liveness) throw new TypeError(NO_LIVENESS);
+  return runtime.liveness();
 }
 
 /** The store given, with a deadline; memory where one instance may be the whole site, and only there unless chosen. */

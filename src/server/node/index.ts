@@ -4,19 +4,44 @@
  * to the service and node:crypto. Everything else lives in `verify-widgets/server`, which imports
  * nothing from Node.
  */
+import { createRequire } from 'node:module';
 import { createHandlerOn, type HandlerInput, type VerifyHandler } from '../handler/index.js';
+import { NO_LIVENESS } from '../handler/options.js';
 import { createNodeFetch } from './fetch.js';
 import { nodeKeyedCrypto } from './crypto.js';
+import { createFacePool, type FacePool } from './face-pool.js';
 
 export { toNodeListener, type NodeListener } from './adapter.js';
 export { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 export { createFacePool, FacePoolBusyError, type FacePool, type FacePoolOptions } from './face-pool.js';
 
+const FACE_MODELS = ['@vladmandic/face-api', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm'];
+let shared: FacePool | undefined;
+
+/**
+ * The live face check of a handler serving faces that was given none: one pool of face models for
+ * the process, its workers started on the first check. The models are optional peers of the
+ * package, so their absence is said at start rather than at a person's first face.
+ */
+function defaultLiveness(): FacePool {
+  const require = createRequire(import.meta.url);
+  const missing = FACE_MODELS.filter((name) => {
+    try {
+      require.resolve(`${name}/package.json`);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length) throw new TypeError(`${NO_LIVENESS} The Node entry runs it with ${missing.join(', ')} installed: npm install ${missing.join(' ')}.`);
+  return (shared ??= createFacePool());
+}
+
 /**
  * `createVerifyHandler` of `verify-widgets/server`, calling the service with `createNodeFetch()`
- * (unless given a `fetch`) and hashing and sealing with node:crypto: the same answers, for a
- * fraction of the CPU.
+ * (unless given a `fetch`), hashing and sealing with node:crypto (the same answers, for a fraction
+ * of the CPU), and checking faces live with `createFacePool()` unless given another check.
  */
 export function createVerifyHandler(input: HandlerInput): VerifyHandler {
-  return createHandlerOn({ fetch: createNodeFetch(), crypto: nodeKeyedCrypto }, input);
+  return createHandlerOn({ fetch: createNodeFetch(), crypto: nodeKeyedCrypto, liveness: defaultLiveness }, input);
 }

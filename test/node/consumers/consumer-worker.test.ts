@@ -52,7 +52,7 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
         // The first instance holds the Durable Objects; the others reach the same ones, as every isolate of a Worker does.
         worker(`do${i}`, 'worker.js', { durableObjects: { [bindingName!]: i === 0 ? className : { className, scriptName: 'do0' } } }),
         worker(`upstash${i}`, 'worker-upstash.js', { bindings: { ...bindings, UPSTASH_REDIS_REST_URL: gateway.url, UPSTASH_REDIS_REST_TOKEN: gateway.token } }),
-      ]),
+      ]).concat(worker('faces', 'worker-faces.js', { kvNamespaces: ['REFERENCES'] })),
     });
     // Miniflare hands every instance its own address as the Host, so that is the page's origin.
     origin = (await mf.ready).origin;
@@ -73,7 +73,7 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
   });
 
   it('bundles without a Node module', () => {
-    for (const script of ['worker.js', 'worker-upstash.js']) {
+    for (const script of ['worker.js', 'worker-upstash.js', 'worker-faces.js']) {
       assert.doesNotMatch(readFileSync(join(app.dir, 'dist', script), 'utf8'), /\bfrom\s*["']node:|require\(["']node:/, script);
     }
   });
@@ -90,6 +90,15 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
 
   it('on Upstash, three instances round-robin, the receipt checked by the app on each, single-use through the same Redis', async () => {
     await roundRobinFlow([0, 1, 2].map((i) => checkedBy(`upstash${i}`)), emulator.origin, ['+966504446611', '+966504446622']);
+  });
+
+  it('refuses to serve faces without a live check, naming the fix', async () => {
+    const response = await mf.dispatchFetch('http://faces/api/verify/config');
+    const said = await response.text();
+    assert.equal(response.status, 500);
+    assert.match(said, /live check/);
+    assert.match(said, /stand-alone service/);
+    assert.match(said, /facesFromUnprovenPhotos/);
   });
 
   it('refuses a POST from another origin', async () => {

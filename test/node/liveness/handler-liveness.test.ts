@@ -174,3 +174,41 @@ describe('handler: enrollFaceFromUnprovenPhoto', () => {
     }
   });
 });
+
+describe('handler: faces are checked live unless the host says otherwise', () => {
+  const hooks = { getReference: () => null, saveReference: () => {} };
+
+  it('on the runtime-neutral entry (edge runtimes), refuses at start to serve faces without a check, naming the fix', async () => {
+    await assert.rejects(setup({ ...hooks, facesFromUnprovenPhotos: undefined }), (error: Error) => {
+      assert.match(error.message, /live check/);
+      assert.match(error.message, /stand-alone service/);
+      assert.match(error.message, /facesFromUnprovenPhotos: true/);
+      assert.match(error.message, /biometrics: \['voice'\]/);
+      return true;
+    });
+    await assert.rejects(setup({ liveness: pool, facesFromUnprovenPhotos: true }), /not both/);
+  });
+
+  it("serves voice alone without a check (biometrics: ['voice']): the face routes are not there", async () => {
+    const t = await setup({ facesFromUnprovenPhotos: undefined, biometrics: ['voice'] });
+    try {
+      const face = await t.call('verify-by-face', { query_face_image: stillImage('obama_1') }, { user: 'obama', session: 'v' });
+      assert.deepEqual([face.status, face.json.error.message], [404, 'Face verification is not enabled on this site.']);
+      const voice = await t.call('verify-by-voice', {}, { user: 'obama', session: 'v' });
+      assert.notEqual(voice.status, 404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('on the Node entry, checks faces live with its own face models when given no check', async () => {
+    const { createVerifyHandler } = await import('../../../src/server/node/index.js');
+    const handler = createVerifyHandler({ baseUrl: 'http://127.0.0.1:9/api/v2', apiKey: 'k', receiptSecret: 'node-entry-receipt-secret-0123456789ab', getUser: () => 'obama', getSessionId: () => 's', allowedChannels: ['email'], ...hooks });
+    const post = (route: string, body: object) =>
+      handler(new Request(`http://host.test/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://host.test' }, body: JSON.stringify(body) }));
+    const config = (await (await handler(new Request('http://host.test/config'))).json()) as { liveness?: object };
+    assert.deepEqual(config.liveness, { photoEnrolment: false });
+    const picture = await post('verify-by-face', { query_face_image: stillImage('obama_1') });
+    assert.deepEqual([picture.status, ((await picture.json()) as { error: { code: string } }).error.code], [400, 'liveness_required']);
+  });
+});

@@ -47,7 +47,7 @@ describe('8. early answers over one kept-alive connection', () => {
   let origin: string;
   before(async () => {
     emu = await startEmulator({ apiKeys: [KEY] });
-    const handler = createVerifyHandler({ baseUrl: emu.baseUrl, apiKey: KEY, basePath: '/v', receiptSecret: SECRET, allowedCountries: ['SA'], getUser: (request) => (request.headers.get('cookie') ? 'u' : null), getSessionId: () => 's', getReference: () => null, saveReference: () => {} });
+    const handler = createVerifyHandler({ baseUrl: emu.baseUrl, apiKey: KEY, basePath: '/v', receiptSecret: SECRET, allowedCountries: ['SA'], getUser: (request) => (request.headers.get('cookie') ? 'u' : null), getSessionId: () => 's', getReference: () => null, saveReference: () => {}, facesFromUnprovenPhotos: true });
     server = createServer(toNodeListener(handler));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

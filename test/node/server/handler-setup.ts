@@ -43,6 +43,8 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
       return fetch(url, init);
     }) as typeof fetch,
     log: (entry) => logs.push({ ...entry }),
+    // The photo path, unless a test brings a live check.
+    ...(overrides.liveness ? {} : { facesFromUnprovenPhotos: true }),
     ...overrides,
   });
   let handlers: ReturnType<typeof make>[];

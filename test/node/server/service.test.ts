@@ -104,6 +104,8 @@ describe('the service', () => {
         VERIFY_ALLOWED_COUNTRIES: 'SA',
         VERIFY_REDIS_URL: `redis://127.0.0.1:${redis.port}`,
         VERIFY_REFERENCES_URL: `http://127.0.0.1:${sitePort}/references`,
+        // The photo path for most tests here; one test below checks faces live, as by default.
+        VERIFY_FACE_LIVENESS: 'false',
       },
       () => '{}',
     );
@@ -164,7 +166,7 @@ describe('the service', () => {
     assert.deepEqual(await errorOf(await redeem(receipt, secret())), [401, 'unauthorized']);
   });
 
-  it('with VERIFY_FACE_LIVENESS, asks for a live challenge and refuses a picture before anything is paid', async () => {
+  it('by default (VERIFY_FACE_LIVENESS), asks for a live challenge and refuses a picture before anything is paid', async () => {
     const live = createVerifyService({ ...settings, VERIFY_FACE_LIVENESS: true }, { log: () => {} });
     try {
       const post = async (route: string, body: object) => {
