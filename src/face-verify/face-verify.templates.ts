@@ -4,7 +4,7 @@ import { filesAllowed, type FaceEvent, type FaceState } from './face-verify.flow
 import type { ConfigResponse, LivenessMove } from '../core/protocol.js';
 import { format } from '../internal/localize.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
-import { accountActions } from '../internal/account-actions.js';
+import { accountActions, otherWayButton } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
 import type { FaceStrings } from '../translations/en/face.js';
 
@@ -66,7 +66,8 @@ function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challen
   const progress = state.live
     ? html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(taken + 1), total: number.format(state.live.moves.length + 1) })}</p>`
     : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
-  return camera(v, t.liveHeading, move === null && state.live !== null, arrow, move ? t[`move_${move}`] : t.liveFrontal, 'instruction', progress);
+  const below = html`${progress}<div class="actions">${otherWayButton(t, v.accountWay)}</div>`;
+  return camera(v, t.liveHeading, move === null && state.live !== null, arrow, move ? t[`move_${move}`] : t.liveFrontal, 'instruction', below);
 }
 
 function uploadButton(v: FaceView) {
@@ -92,6 +93,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
         <div class="actions">
           <button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'start' })}>${t.startCamera}</button>
           ${filesAllowed(v.config, v.mode) ? uploadButton(v) : nothing}
+          ${otherWayButton(t, v.accountWay)}
         </div>`;
     case 'permission':
       return html`${v.heading(title)}<p part="message">${t.cameraAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;

@@ -25,6 +25,7 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @fires {VerifyFailureEvent} verify-failure - The face did not match: `{code, message, attemptsLeft, metrics}`.
  * @fires {VerifyErrorEvent} verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires {VerifyRequestEvent} verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires {VerifyOtherWayEvent} verify-other-way - The person chose to verify another way (the `other-way` attribute offers it): `{kind, step}`; show your other path.
  * @fires {VerifySessionTokenEvent} verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
  *
  * @csspart base - The whole widget.
@@ -42,6 +43,7 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @csspart shutter - The shutter button.
  * @csspart switch - The camera switcher.
  * @csspart upload - The photo-upload fallback.
+ * @csspart other-way - The button to verify another way.
  * @csspart spinner - The progress indicator.
  * @csspart live - The polite live region.
  *
@@ -71,7 +73,6 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   static override styles = styles;
   static override properties: PropertyDeclarations = { maxSide: { attribute: 'max-side', type: Number }, manual: { type: Boolean }, detector: { attribute: false } };
   protected readonly english = faceEnglish;
-
   /** Longest side of the uploaded JPEG, in pixels. */
   maxSide = 640;
   /** Turn off capturing by itself when the quality holds; the shutter always works. */
@@ -96,15 +97,13 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
       uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames } : image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }, source),
     },
     // The camera is only on while the person is framing the photo or following the movements.
-    change: ({ step }) => {
-      if (step !== 'permission' && step !== 'preview' && step !== 'challenge') this.camera.stop();
-    },
+    change: ({ step }) => void (['permission', 'preview', 'challenge'].includes(step) || this.camera.stop()),
   });
   /** @internal */
   photo: HTMLCanvasElement | null = null;
   #spoken = '';
   /** What a live challenge needs of the element (live-challenge.ts). */
-  readonly #live: ChallengeHost = { requests: this.requests, flow: this.flow, video: () => this.renderRoot.querySelector('video'), failed: (e) => this.reportLiveFailure(e), instruct: (move) => this.announce(move ? this.t[`move_${move}`] : this.t.liveFrontal) };
+  readonly #live: ChallengeHost = { requests: this.requests, flow: this.flow, video: () => (this.isConnected ? this.renderRoot.querySelector('video') : null), failed: (e) => this.reportLiveFailure(e), instruct: (move) => this.announce(move ? this.t[`move_${move}`] : this.t.liveFrontal) };
 
   protected renderStep() {
     return renderFaceStep(this);

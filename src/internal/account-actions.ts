@@ -1,7 +1,8 @@
 /**
  * The way on from a face or voice failure that is about the account rather than the sample:
  * register when nothing is registered (where the host registers), check again once signed in,
- * reload when the session has ended. Never a screen without a next step.
+ * reload when the session has ended; and the page's other way, where it offers one. Never a screen
+ * without a next step.
  */
 import { html, nothing } from 'lit';
 import type { BiometricStrings } from '../translations/en/biometric.js';
@@ -10,9 +11,20 @@ export interface AccountWay {
   canEnroll: boolean;
   enroll(): void;
   recheck(): void;
+  /** The page's other way to verify, where it offers one (`other-way`). */
+  other: (() => void) | null;
+}
+
+/** "Verify another way", where the page offers one: for whoever cannot or will not use the camera or microphone. */
+export function otherWayButton(t: BiometricStrings, way: AccountWay) {
+  return way.other ? html`<button part="button other-way" class="secondary" type="button" @click=${way.other}>${t.otherWay}</button>` : nothing;
 }
 
 export function accountActions(t: BiometricStrings, reason: string, way: AccountWay) {
+  return [accountButton(t, reason, way), otherWayButton(t, way)];
+}
+
+function accountButton(t: BiometricStrings, reason: string, way: AccountWay) {
   const button = (label: string, action: () => void) => html`<button part="button submit" class="primary" type="button" @click=${action}>${label}</button>`;
   switch (reason) {
     case 'not_enrolled':

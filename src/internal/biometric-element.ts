@@ -7,6 +7,7 @@ import type { PropertyDeclarations } from 'lit';
 import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
+import { VerifyOtherWayEvent } from '../events/other-way.js';
 import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type LiveFaceBody } from '../core/protocol.js';
@@ -22,9 +23,11 @@ export interface SampleView extends StepView {
 }
 
 export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends BiometricStrings> extends VerifyElement<Step, S> implements SampleView {
-  static override properties: PropertyDeclarations = { mode: { reflect: true } };
+  static override properties: PropertyDeclarations = { mode: { reflect: true }, otherWay: { attribute: 'other-way', type: Boolean } };
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   mode: 'verify' | 'enroll' = 'verify';
+  /** Offer "Verify another way" (before the camera or microphone, during a live challenge, after a failure); the page answers `verify-other-way`. */
+  otherWay = false;
   protected abstract readonly kind: BiometricKind;
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */
   #blocked = false;
@@ -80,6 +83,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
         else this.#restart();
       },
       recheck: () => void this.loadConfig(),
+      other: this.otherWay ? () => this.dispatchEvent(new VerifyOtherWayEvent({ kind: this.kind, step: this.step })) : null,
     };
   }
 

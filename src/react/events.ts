@@ -6,6 +6,7 @@ import type {
   VerifyErrorEvent,
   VerifyFailureEvent,
   VerifyHumanCheckEvent,
+  VerifyOtherWayEvent,
   VerifyRequestEvent,
   VerifySessionTokenEvent,
   VerifyStepChangeEvent,
@@ -26,4 +27,8 @@ export const otpEvents = {
   onVerifyCodeSent: 'verify-code-sent' as EventName<VerifyCodeSentEvent>,
   onVerifyHumanCheck: 'verify-human-check' as EventName<VerifyHumanCheckEvent>,
 };
-export const biometricEvents = { ...sharedEvents, onVerifyEnrolled: 'verify-enrolled' as EventName<VerifyEnrolledEvent> };
+export const biometricEvents = {
+  ...sharedEvents,
+  onVerifyEnrolled: 'verify-enrolled' as EventName<VerifyEnrolledEvent>,
+  onVerifyOtherWay: 'verify-other-way' as EventName<VerifyOtherWayEvent>,
+};

@@ -150,6 +150,7 @@ export const ar: Strings = {
   error_proof_required: 'للتسجيل، أكّد هويتك أولًا برمز يُرسل إلى هاتفك أو بريدك الإلكتروني. تتابع هذه الصفحة تلقائيًا بعد ذلك.',
   error_bad_file: 'لا يمكن قراءة هذا الملف كصورة. اختر صورة لوجهك بصيغة JPEG أو PNG.',
   registerInstead: 'سجّل الآن',
+  otherWay: 'التحقق بطريقة أخرى',
   checkAgain: 'تحقّق مرة أخرى',
   reloadPage: 'أعد تحميل الصفحة',
   error_unauthorized: 'انتهت جلستك. أعد تحميل الصفحة للمتابعة.',

@@ -142,6 +142,7 @@ export const fil: Strings = {
   error_proof_required: 'Para magrehistro, patunayan muna na ikaw ito gamit ang code na ipapadala sa iyong telepono o email. Kusang magpapatuloy ang page na ito pagkatapos.',
   error_bad_file: 'Hindi larawang mababasa namin ang file na iyan. Pumili ng JPEG o PNG na larawan ng iyong mukha.',
   registerInstead: 'Magrehistro ngayon',
+  otherWay: 'Mag-verify sa ibang paraan',
   checkAgain: 'Suriin muli',
   reloadPage: 'I-reload ang page',
   error_unauthorized: 'Natapos na ang iyong session. I-reload ang page para magpatuloy.',

@@ -144,6 +144,7 @@ export const fr: Strings = {
   error_proof_required: 'Pour vous enregistrer, confirmez d’abord que c’est vous avec un code envoyé à votre téléphone ou à votre e-mail. Cette page continuera d’elle-même ensuite.',
   error_bad_file: 'Ce fichier n’est pas une photo lisible. Choisissez une photo JPEG ou PNG de votre visage.',
   registerInstead: 'S’enregistrer maintenant',
+  otherWay: 'Vérifier autrement',
   checkAgain: 'Vérifier à nouveau',
   reloadPage: 'Recharger la page',
   error_unauthorized: 'Votre session a pris fin. Rechargez la page pour continuer.',

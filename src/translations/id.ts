@@ -136,6 +136,7 @@ export const id: Strings = {
   error_proof_required: 'Untuk mendaftar, pastikan dulu ini Anda dengan kode yang dikirim ke telepon atau email Anda. Setelah itu halaman ini berlanjut dengan sendirinya.',
   error_bad_file: 'File itu bukan foto yang dapat kami baca. Pilih foto wajah Anda dalam format JPEG atau PNG.',
   registerInstead: 'Daftar sekarang',
+  otherWay: 'Verifikasi dengan cara lain',
   checkAgain: 'Periksa lagi',
   reloadPage: 'Muat ulang halaman',
   error_unauthorized: 'Sesi Anda telah berakhir. Muat ulang halaman untuk melanjutkan.',

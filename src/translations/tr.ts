@@ -142,6 +142,7 @@ export const tr: Strings = {
   error_proof_required: 'Kaydolmak için önce telefonunuza veya e-postanıza gönderilen bir kodla siz olduğunuzu doğrulayın. Ardından bu sayfa kendiliğinden devam eder.',
   error_bad_file: 'Bu dosya okuyabileceğimiz bir fotoğraf değil. Yüzünüzün JPEG veya PNG bir fotoğrafını seçin.',
   registerInstead: 'Şimdi kaydol',
+  otherWay: 'Başka bir yolla doğrula',
   checkAgain: 'Tekrar kontrol et',
   reloadPage: 'Sayfayı yenile',
   error_unauthorized: 'Oturumunuz sona erdi. Devam etmek için sayfayı yenileyin.',

@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { cssVars } from '../internal/css-vars.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
 import { format, formatSeconds } from '../internal/localize.js';
-import { accountActions } from '../internal/account-actions.js';
+import { accountActions, otherWayButton } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
 import { OUTPUT_RATE } from './voice-frames.js';
 import type { VoiceEvent, VoiceState } from './voice-verify.flow.js';
@@ -61,7 +61,10 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
     case 'priming':
       return html`${v.heading(title)}
         <p part="message">${t.voicePriming}</p>
-        <div class="actions"><button part="button submit" class="primary" type="button" @click=${send({ type: 'start' })}>${t.startMicrophone}</button></div>`;
+        <div class="actions">
+          <button part="button submit" class="primary" type="button" @click=${send({ type: 'start' })}>${t.startMicrophone}</button>
+          ${otherWayButton(t, v.accountWay)}
+        </div>`;
     case 'permission':
       return html`${v.heading(title)}<p part="message">${t.microphoneAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'ready':

@@ -23,6 +23,7 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
  * @fires {VerifyFailureEvent} verify-failure - The voice did not match: `{code, message, attemptsLeft, metrics}`.
  * @fires {VerifyErrorEvent} verify-error - The microphone, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires {VerifyRequestEvent} verify-request - Before each call to the host; cancelable, to amend headers or answer it.
+ * @fires {VerifyOtherWayEvent} verify-other-way - The person chose to verify another way (the `other-way` attribute offers it): `{kind, step}`; show your other path.
  * @fires {VerifySessionTokenEvent} verify-session-token - The service refused the session token: call `respondWith(freshToken)` during the event.
  *
  * @csspart base - The whole widget.
@@ -39,6 +40,7 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
  * @csspart record - The record button.
  * @csspart stop - The stop button.
  * @csspart play - The play-back button.
+ * @csspart other-way - The button to verify another way.
  * @csspart spinner - The progress indicator.
  * @csspart live - The polite live region.
  *

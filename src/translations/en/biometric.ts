@@ -18,6 +18,7 @@ export const biometricEnglish = {
   registerInstead: 'Register now',
   checkAgain: 'Check again',
   reloadPage: 'Reload the page',
+  otherWay: 'Verify another way',
 };
 
 export type BiometricStrings = typeof biometricEnglish;

@@ -99,4 +99,32 @@ describe('<face-verify> with a live challenge', function () {
     await untilFaceStep(element, 'failure');
     expect(element.shadowRoot!.querySelector('[part~="upload"]')).to.equal(null);
   });
+
+  it('with no camera, or mid-challenge, "Verify another way" (other-way) tells the page, which shows its other path', async () => {
+    host = fakeHost({ config: () => ({ body: LIVE_CONFIG }), 'liveness-challenge': () => ({ body: LIVE_CHALLENGE }), 'verify-by-face': () => ({ pending: true }) });
+    const plain = await faceFixture('manual');
+    await waitUntil(() => plain.config?.liveness, 'the host says it checks faces live');
+    expect(plain.shadowRoot!.querySelector('[part~="other-way"]'), 'not offered unless the page has another way').to.equal(null);
+    plain.remove();
+    const element = await faceFixture('manual other-way');
+    const chosen: { kind: string; step: string }[] = [];
+    const choose = (event: { detail: { kind: string; step: string } }) => chosen.push(event.detail);
+    document.addEventListener('verify-other-way', choose);
+    element.addEventListener('verify-other-way', choose);
+    await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
+    expect(text(element, 'other-way'), 'offered before the camera').to.equal('Verify another way');
+    await toMovement(element);
+    faceButton(element, 'other-way').click();
+    expect(chosen).to.deep.equal([{ kind: 'face', step: 'challenge' }, { kind: 'face', step: 'challenge' }], 'bubbles out of the widget to the document');
+    element.remove();
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(Object.assign(new Error('none'), { name: 'NotFoundError' }));
+    const noCamera = await faceFixture('manual other-way', 'ar');
+    await waitUntil(() => noCamera.config?.liveness, 'the host says it checks faces live');
+    faceButton(noCamera, 'submit').click();
+    await untilFaceStep(noCamera, 'failure');
+    expect(text(noCamera, 'other-way')).to.equal('التحقق بطريقة أخرى');
+    faceButton(noCamera, 'other-way').click();
+    expect(chosen.at(-1)).to.deep.equal({ kind: 'face', step: 'failure' });
+    document.removeEventListener('verify-other-way', choose);
+  });
 });

@@ -42,7 +42,7 @@ function dispatched(files: string[]): Set<string> {
 
 /** The parts a component's templates (and the shared base) render. */
 function renderedParts(files: string[]): Set<string> {
-  const written = /part="([\w ]+)"|setAttribute\('part', '([\w ]+)'\)/g;
+  const written = /part="([\w -]+)"|setAttribute\('part', '([\w -]+)'\)/g;
   return new Set(files.flatMap((file) => [...source(file).matchAll(written)].flatMap((m) => (m[1] ?? m[2]!).split(' '))));
 }
 
@@ -50,8 +50,8 @@ const BASE = ['src/internal/verify-element.ts', 'src/internal/host-api.ts'];
 const COMPONENTS = {
   // The request controller asks the page for a human check only where the protocol has friction: send-otp and verify-otp.
   'otp-verify': { files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/otp-verify.templates.ts', 'src/internal/request-controller.ts', ...BASE], flow: 'src/otp-verify/otp-verify.flow.ts' },
-  'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/internal/biometric-element.ts', ...BASE], flow: 'src/face-verify/face-verify.flow.ts' },
-  'voice-verify': { files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/voice-verify.templates.ts', 'src/internal/biometric-element.ts', ...BASE], flow: 'src/voice-verify/voice-verify.flow.ts' },
+  'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...BASE], flow: 'src/face-verify/face-verify.flow.ts' },
+  'voice-verify': { files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/voice-verify.templates.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...BASE], flow: 'src/voice-verify/voice-verify.flow.ts' },
 };
 
 describe('custom-elements.json', () => {
