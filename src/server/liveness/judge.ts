@@ -1,7 +1,8 @@
 /**
  * The rules a live challenge's frames must keep, in order: one face in each frame, the same person
- * in all, a frontal first frame, each movement asked for in the order asked, and depth (a head, not
- * a flat picture moved). The first rule broken is the answer, with the movement it concerns, so that
+ * in all, a frontal first frame, each movement asked for in the order asked, and depth: the
+ * landmarks off one homography of the first frame's (not a flat picture moved), and the nose's
+ * texture moving against the face's around it (not a picture bent, parallax.ts). The first rule broken is the answer, with the movement it concerns, so that
  * the widget can say what to do ("turn further to your left"); never a score.
  *
  * Thresholds are in the pose proxies of geometry.ts, measured on rendered heads and pictures of the
@@ -11,13 +12,15 @@
  */
 import { LIVENESS_MOVES as MOVES, type LivenessMove as Move, type LivenessReason } from '../../core/protocol.js';
 import { planarResidual, poseOf, type Point } from './geometry.js';
+import { noseParallax, type Luma } from './parallax.js';
 
 export type { Move };
 
-/** What a model found in one frame: each face's 68 landmarks and its 128-number embedding. */
+/** What a model found in one frame: each face's 68 landmarks, its 128-number embedding, and its surroundings in grey. */
 export interface FaceFound {
   landmarks: Point[];
   descriptor: ArrayLike<number>;
+  luma: Luma;
 }
 
 /** Finds the faces in each picture (JPEG or PNG): the Node entry's `createFacePool()`, running the models in worker threads. */
@@ -44,6 +47,13 @@ export const LIMITS = {
   closer: 1.2,
   /** Below this residual (in eye distances), every frame is one homography of the first: a flat picture. */
   depth: 0.065,
+  /**
+   * Below this, in eye distances, the nose's texture moved with the face's around it in every turn
+   * and nod: a picture, bent or not (parallax.ts). Pictures flat and bent every way, moved up to
+   * 45°, stay under 0.046; heads turned or nodded 20-25° show 0.061 or more, and a real head
+   * turning in the fixtures' clip 0.077 to 0.26 where its texture can be followed (real-clip.test.ts).
+   */
+  parallax: 0.055,
 };
 
 const shows: Record<Move, (front: ReturnType<typeof poseOf>, frame: ReturnType<typeof poseOf>, limits: typeof LIMITS) => boolean> = {
@@ -54,6 +64,9 @@ const shows: Record<Move, (front: ReturnType<typeof poseOf>, frame: ReturnType<t
   down: (front, frame, limits) => frame.pitch - front.pitch >= limits.nod,
   closer: (front, frame, limits) => frame.size / front.size >= limits.closer,
 };
+
+/** Where each movement carries the nose in the picture (the person's left is the picture's right). */
+const NOSE_GOES: Record<Exclude<Move, 'closer'>, Point> = { left: { x: 1, y: 0 }, right: { x: -1, y: 0 }, up: { x: 0, y: -1 }, down: { x: 0, y: 1 } };
 
 /** Frame 0 is the frontal one; frame i + 1 shows the i-th movement asked for. */
 export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LIMITS): Verdict {
@@ -76,6 +89,8 @@ export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LI
   }
   const depth = Math.max(...faces.slice(1).map((face) => planarResidual(front.landmarks, face.landmarks)));
   if (!(depth >= limits.depth)) return { live: false, reason: 'flat' };
+  const parallax = Math.max(...moves.map((move, i) => (move === 'closer' ? 0 : noseParallax(front, faces[i + 1]!, NOSE_GOES[move]))));
+  if (!(parallax >= limits.parallax)) return { live: false, reason: 'flat' };
   return { live: true, frontal: 0 };
 }
 

@@ -38,11 +38,55 @@ async function load() {
     const input = tf.tidy(() => tf.slice(tf.tensor3d(Int32Array.from(image.data), [image.height, image.width, 4], 'int32'), [0, 0, 0], [-1, -1, 3]));
     try {
       const faces = await faceapi.detectAllFaces(input, options).withFaceLandmarks().withFaceDescriptors();
-      return faces.map((face) => ({ landmarks: face.landmarks.positions.map(({ x, y }) => ({ x, y })), descriptor: Array.from(face.descriptor) }));
+      return faces.map((face) => {
+        const landmarks = face.landmarks.positions.map(({ x, y }) => ({ x, y }));
+        return { landmarks, descriptor: Array.from(face.descriptor), luma: lumaAround(image, landmarks) };
+      });
     } finally {
       input.dispose();
     }
   };
+}
+
+/** Eye distance, in pixels of the crop: enough texture to follow, little to carry. */
+const CROP_EYES = 40;
+
+/**
+ * The face's surroundings in grey levels, averaged down so that the eyes are about 40 px apart:
+ * what the judge follows the nose's texture in (parallax.ts).
+ */
+function lumaAround(image, landmarks) {
+  const xs = landmarks.map((p) => p.x);
+  const ys = landmarks.map((p) => p.y);
+  const [leftEye, rightEye] = [landmarks.slice(36, 42), landmarks.slice(42, 48)].map((eye) => ({ x: eye.reduce((s, p) => s + p.x, 0) / 6, y: eye.reduce((s, p) => s + p.y, 0) / 6 }));
+  const eyes = Math.hypot(leftEye.x - rightEye.x, leftEye.y - rightEye.y) || 1;
+  const scale = Math.min(1, CROP_EYES / eyes);
+  const half = 0.75 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  const [cx, cy] = [(Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2];
+  const [x0, y0] = [Math.max(0, Math.floor(cx - half)), Math.max(0, Math.floor(cy - half))];
+  const [x1, y1] = [Math.min(image.width, Math.ceil(cx + half)), Math.min(image.height, Math.ceil(cy + half))];
+  const [width, height] = [Math.max(1, Math.floor((x1 - x0) * scale)), Math.max(1, Math.floor((y1 - y0) * scale))];
+  const data = new Uint8Array(width * height);
+  // The frame's pixels under crop pixel k, along one axis: at least one, for a scale of 1.
+  const under = (origin, end, k) => [Math.floor(origin + k / scale), Math.min(end, Math.max(Math.floor(origin + k / scale) + 1, Math.floor(origin + (k + 1) / scale)))];
+  for (let v = 0; v < height; v++) {
+    const [top, bottom] = under(y0, y1, v);
+    for (let u = 0; u < width; u++) {
+      const [left, right] = under(x0, x1, u);
+      // Their mean (a box filter), in Rec. 601 luma.
+      let sum = 0;
+      let count = 0;
+      for (let y = top; y < bottom; y++) {
+        for (let x = left; x < right; x++) {
+          const i = (y * image.width + x) * 4;
+          sum += 0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2];
+          count++;
+        }
+      }
+      data[v * width + u] = count ? Math.round(sum / count) : 0;
+    }
+  }
+  return { data, width, height, x0, y0, scale };
 }
 
 let loading;

@@ -15,8 +15,11 @@ export interface Rgba {
   height: number;
 }
 
-/** How the thing in front of the camera is shaped. */
-export type Shape = 'head' | 'flat' | 'bent';
+/**
+ * How the thing in front of the camera is shaped: a head, or a print flat, bent around an upright
+ * axis (a cylinder), rolled as deeply as a face is round, or bent around a level axis.
+ */
+export type Shape = 'head' | 'flat' | 'bent' | 'rolled' | 'bent across';
 
 export interface Pose {
   /** Degrees; positive turns the head to its own left (the viewer's right). */
@@ -50,6 +53,8 @@ function depthOf(shape: Shape, landmarks: Point[]) {
     depth(x: number, y: number): number | null {
       if (shape === 'flat') return 0;
       if (shape === 'bent') return -0.35 * a * ((x - cx) / a) ** 2;
+      if (shape === 'rolled') return -0.8 * a * ((x - cx) / a) ** 2;
+      if (shape === 'bent across') return -0.6 * a * ((y - cy) / a) ** 2;
       const r2 = ((x - cx) / (1.05 * a)) ** 2 + ((y - cy) / b) ** 2;
       if (r2 >= 1) return null;
       const head = 0.85 * a * Math.sqrt(1 - r2);

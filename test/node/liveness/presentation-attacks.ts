@@ -12,7 +12,18 @@ import { FORCED, frame, GENUINE, landmarksOf, MOVES, PEOPLE, photo, views, type 
 /** Every challenge the handler can ask: two different movements, in order. */
 export const CHALLENGES = MOVES.flatMap((a) => MOVES.filter((b) => b !== a).map((b) => [a, b] as LivenessMove[]));
 
-export type Kind = 'person' | 'photo held still' | 'flat picture moved as asked' | 'flat picture moved further' | 'bent print moved as asked' | 'bent print moved further' | 'answer in the wrong order' | 'another person in a frame' | 'a second face enters';
+export type Kind =
+  | 'person'
+  | 'photo held still'
+  | 'flat picture moved as asked'
+  | 'flat picture moved further'
+  | 'bent print moved as asked'
+  | 'bent print moved further'
+  | 'print rolled as round as a face, moved further'
+  | 'print bent across, moved further'
+  | 'answer in the wrong order'
+  | 'another person in a frame'
+  | 'a second face enters';
 
 export interface Tally {
   kind: Kind;
@@ -43,6 +54,8 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
       ['flat picture moved further', await seen('flat', FORCED)],
       ['bent print moved as asked', await seen('bent', GENUINE)],
       ['bent print moved further', await seen('bent', FORCED)],
+      ['print rolled as round as a face, moved further', await seen('rolled', FORCED)],
+      ['print bent across, moved further', await seen('bent across', FORCED)],
     ];
     for (const [a, b] of CHALLENGES as [LivenessMove, LivenessMove][]) {
       count('person', judge([head.front, head[a], head[b]], [a, b]));
