@@ -8,7 +8,7 @@ import { base64url } from 'jose';
 import { json } from '../../core/http.js';
 import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
 import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
-import { judge, randomMoves, type Verdict } from '../liveness/judge.js';
+import { judge, randomMoves, UnreadablePictureError, type Verdict } from '../liveness/judge.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail } from './errors.js';
@@ -101,7 +101,11 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   // Counted before anything is decoded, with the judge's own answer.
   if (frames.length !== challenge.moves.length + 1) fail('liveness_failed', refusal({ live: false, reason: 'frames_missing' }), { reason: 'frames_missing' });
   const images = decodeFrames(ctx, frames);
-  const verdict = judge(await ctx.options.liveness!.observe(images), challenge.moves);
+  const found = await ctx.options.liveness!.observe(images).catch((error: unknown) => {
+    if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'frames' });
+    throw error;
+  });
+  const verdict = judge(found, challenge.moves);
   if (!verdict.live) fail('liveness_failed', refusal(verdict), { reason: verdict.reason, ...(verdict.move ? { move: verdict.move } : {}) });
   return frames[verdict.frontal] as string;
 }

@@ -23,9 +23,17 @@ export interface FaceFound {
   luma: Luma;
 }
 
-/** Finds the faces in each picture (JPEG or PNG): the Node entry's `createFacePool()`, running the models in worker threads. */
+/**
+ * Finds the faces in each picture (JPEG or PNG): the Node entry's `createFacePool()`, running the
+ * models in worker threads. A picture it cannot decode rejects with `UnreadablePictureError`.
+ */
 export interface FaceObserver {
   observe(images: Uint8Array[]): Promise<FaceFound[][]>;
+}
+
+/** A picture that could not be decoded: the sender's fault (a frame cut short, not an image), never the server's. */
+export class UnreadablePictureError extends Error {
+  override name = 'UnreadablePictureError';
 }
 
 export type Verdict = { live: true; frontal: number } | { live: false; reason: LivenessReason; move?: Move; frame?: number };

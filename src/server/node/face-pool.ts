@@ -6,14 +6,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { FaceFound } from '../liveness/judge.js';
+import { UnreadablePictureError, type FaceFound } from '../liveness/judge.js';
 
 /** A message to face-worker.mjs, and its answer. */
 interface FaceRequest {
   id: number;
   images: Uint8Array[];
 }
-type FaceAnswer = { id: number; frames: FaceFound[][]; cpuMs: number } | { id: number; error: string };
+type FaceAnswer = { id: number; frames: FaceFound[][]; cpuMs: number } | { id: number; error: string; unreadable: boolean };
 
 export interface FacePoolOptions {
   /** Worker threads; one fewer than the cores by default, at least one. */
@@ -56,7 +56,7 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
       const entry = running.get(answer.id);
       if (!entry) return;
       running.delete(answer.id);
-      if ('error' in answer) entry.job.reject(new Error(`face models: ${answer.error}`));
+      if ('error' in answer) entry.job.reject(answer.unreadable ? new UnreadablePictureError(answer.error) : new Error(`face models: ${answer.error}`));
       else {
         lastCpuMs = answer.cpuMs;
         entry.job.resolve(answer.frames);

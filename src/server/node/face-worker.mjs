@@ -34,7 +34,12 @@ async function load() {
   const options = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 });
   /** @param {Uint8Array} bytes */
   return async (bytes) => {
-    const image = bytes[0] === 0x89 ? PNG.sync.read(Buffer.from(bytes)) : jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 5, maxMemoryUsageInMB: 64 });
+    let image;
+    try {
+      image = bytes[0] === 0x89 ? PNG.sync.read(Buffer.from(bytes)) : jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 5, maxMemoryUsageInMB: 64 });
+    } catch (error) {
+      throw Object.assign(new Error(`unreadable picture: ${error?.message ?? error}`), { unreadable: true });
+    }
     const input = tf.tidy(() => tf.slice(tf.tensor3d(Int32Array.from(image.data), [image.height, image.width, 4], 'int32'), [0, 0, 0], [-1, -1, 3]));
     try {
       const faces = await faceapi.detectAllFaces(input, options).withFaceLandmarks().withFaceDescriptors();
@@ -101,6 +106,6 @@ parentPort?.on('message', async ({ id, images }) => {
     const used = process.cpuUsage(started);
     parentPort.postMessage({ id, frames, cpuMs: (used.user + used.system) / 1000 });
   } catch (error) {
-    parentPort.postMessage({ id, error: error?.message ?? String(error) });
+    parentPort.postMessage({ id, error: error?.message ?? String(error), unreadable: error?.unreadable === true });
   }
 });

@@ -132,7 +132,12 @@ for (const [name, store, instances] of [
 
     it('frames that are not small JPEGs are refused as bad samples', async () => {
       const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
-      for (const frames of [[png, png, png], ['abc$', 'abc$', 'abc$'], [stillImage('obama_1'), stillImage('obama_1'), stillImage('obama_1')]]) {
+      // A JPEG whose header is sound and whose picture is cut short: only decoding finds it out.
+      const cut = (() => {
+        const bytes = Buffer.from(obama.answer(['left', 'up'])[0]!, 'base64');
+        return Buffer.concat([bytes.subarray(0, 700), Buffer.alloc(2000, 0x55)]).toString('base64');
+      })();
+      for (const frames of [[png, png, png], ['abc$', 'abc$', 'abc$'], [stillImage('obama_1'), stillImage('obama_1'), stillImage('obama_1')], [cut, cut, cut]]) {
         const { nonce } = await challenge('obama');
         const res = await t.call('verify-by-face', { nonce, frames }, as('obama'));
         assert.equal(res.json.error.code, 'bad_sample', JSON.stringify(res.json));
@@ -210,5 +215,42 @@ describe('handler: faces are checked live unless the host says otherwise', () =>
     assert.deepEqual(config.liveness, { photoEnrolment: false });
     const picture = await post('verify-by-face', { query_face_image: stillImage('obama_1') });
     assert.deepEqual([picture.status, ((await picture.json()) as { error: { code: string } }).error.code], [400, 'liveness_required']);
+  });
+});
+
+describe('handler: the shared store stops between a challenge and its answer (two instances)', () => {
+  it('answers 503 at once, the models not run; once it is back, the person at most asks for a new challenge', async () => {
+    const own = await startRedis();
+    let observed = 0;
+    const counted = { observe: (images: Uint8Array[]) => (observed++, pool.observe(images)) };
+    const t = await setup({ liveness: counted, store: new RedisStore(own.client(), { prefix: 'mid:' }), storeTimeoutMs: 300 }, {}, 2);
+    const as = { user: 'obama', session: 'mid' };
+    const answer = async () => {
+      const { nonce, moves } = (await t.call('liveness-challenge', {}, as)).json as LivenessChallenge;
+      return { nonce, frames: obama.answer(moves) };
+    };
+    try {
+      await t.prove('obama');
+      assert.equal((await t.call('enroll-face', await answer(), as)).status, 200);
+      const pending = await answer();
+      await own.kill();
+      const before = observed;
+      const started = performance.now();
+      const down = await t.call('verify-by-face', pending, as);
+      assert.deepEqual([down.status, down.json.error.code], [503, 'upstream_unavailable']);
+      assert.ok(performance.now() - started < 2000, 'at once');
+      assert.equal(observed, before, 'no frame was looked at');
+      await own.restart();
+      // The answer was never taken: it verifies on the other instance, or else a new one does.
+      const ready = async () => (await t.call('config', undefined, as)).status === 200;
+      await until('the store to answer both instances again', async () => (await ready()) && (await ready()), 10_000, 100);
+      const back = await t.call('verify-by-face', pending, as);
+      const verified = back.status === 200 ? back : await t.call('verify-by-face', await answer(), as);
+      console.log(`# after the store came back, the answer sent during the outage: ${back.status} ${back.json.error?.code ?? 'verified'}`);
+      assert.equal(verified.status, 200, JSON.stringify(verified.json));
+    } finally {
+      await t.close();
+      await own.stop();
+    }
   });
 });
