@@ -3,12 +3,27 @@
  * chose, each said and drawn on the mirrored preview, a frame taken for each; the answer is the
  * nonce and the frames, never a photo, and a photo file is not offered.
  */
+import { executeServerCommand } from '@web/test-runner-commands';
 import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
 import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep } from '../support/face.js';
 import { restoreGetUserMedia } from '../support/media.js';
 // The right-to-left languages the arrows are checked in, registered as a page registers them.
 import '../support/languages.js';
+
+const press = (key: string) => executeServerCommand('keys', { press: key });
+
+/** Presses Tab until the widget's focus is on `part`; what it passed on the way. */
+async function tabTo(element: HTMLElement, part: string): Promise<string[]> {
+  const passed: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    await press('Tab');
+    const at = element.shadowRoot!.activeElement?.getAttribute('part') ?? '';
+    if (at.split(' ').includes(part)) return passed;
+    passed.push(at);
+  }
+  throw new Error(`${part} not reached by Tab; passed ${passed.join(', ')}`);
+}
 
 const text = (element: HTMLElement, part: string) => element.shadowRoot!.querySelector(`[part~="${part}"]`)?.textContent?.trim() ?? '';
 
@@ -18,6 +33,11 @@ describe('<face-verify> with a live challenge', function () {
   let restoreTiming: () => void;
   restoreGetUserMedia();
   beforeEach(() => (restoreTiming = quickMovements()));
+  /** Movements of `moveMs` for this test, set back after it. */
+  const slower = (moveMs: number) => {
+    restoreTiming();
+    restoreTiming = quickMovements({ frontalMs: moveMs / 3, moveMs });
+  };
   afterEach(() => {
     host?.stop();
     restoreTiming();
@@ -29,6 +49,9 @@ describe('<face-verify> with a live challenge', function () {
       'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
       'verify-by-face': () => ({ body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }),
     });
+    // Each sentence reaches the live region a frame after it is said: movements long enough for a
+    // busy engine's frames (WebKit's, under load) to show each one.
+    slower(400);
     const element = await faceFixture('manual');
     await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
     await element.updateComplete;
@@ -127,4 +150,29 @@ describe('<face-verify> with a live challenge', function () {
     expect(chosen.at(-1)).to.deep.equal({ kind: 'face', step: 'failure' });
     document.removeEventListener('verify-other-way', choose);
   });
+
+  for (const lang of ['en', 'ar']) {
+    it(`by the keyboard alone (${lang}): the camera started, the movements begun, the other way reached, and passed`, async () => {
+      host = fakeHost({
+        config: () => ({ body: LIVE_CONFIG }),
+        'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
+        'verify-by-face': () => ({ body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }),
+      });
+      // Slow enough movements for Tab to reach the button while they are asked for.
+      slower(1200);
+      const element = await faceFixture('manual other-way', lang);
+      await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
+      (document.activeElement as HTMLElement | null)?.blur();
+      await tabTo(element, 'submit');
+      await press('Enter');
+      await untilFaceStep(element, 'preview');
+      await waitUntil(() => element.shadowRoot!.querySelector('video')!.videoWidth > 0, 'frames', { timeout: 5000 });
+      await tabTo(element, 'shutter');
+      await press('Enter');
+      await untilFaceStep(element, 'challenge');
+      await tabTo(element, 'other-way');
+      await untilFaceStep(element, 'success', 10_000);
+      expect(host.count('verify-by-face')).to.equal(1);
+    });
+  }
 });
