@@ -6,7 +6,7 @@
  */
 import { base64url } from 'jose';
 import { json } from '../../core/http.js';
-import { base64Problem, base64Prefix, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
+import { base64Problem, fromBase64, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
 import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
 import { judge, randomMoves, UnreadablePictureError, type Verdict } from '../liveness/judge.js';
 import { keys } from '../store/keys.js';
@@ -70,12 +70,13 @@ function decodeFrames(ctx: RequestContext, frames: unknown[]): Uint8Array[] {
     if (typeof frame !== 'string') fail('invalid_input', 'Send the frames as base64 JPEG pictures.', { field: 'frames' });
     const problem = base64Problem(frame, LIVE_FRAME.maxTotalBytes);
     if (problem) fail('bad_sample', `A frame ${problem}.`, { field: 'frames' });
-    const image = sniffImage(base64Prefix(frame));
+    // Decoded once, whole (a frame is at most the whole answer's bytes), and sniffed from there.
+    const bytes = fromBase64(frame);
+    const image = sniffImage(bytes);
     if (image?.type !== 'jpeg') fail('bad_sample', 'Each frame must be a JPEG picture.', { field: 'frames' });
     if (Math.max(image.width, image.height) > LIVE_FRAME.maxSide || Math.min(image.width, image.height) < SAMPLE_BOUNDS.minImageSide) {
       fail('bad_sample', `Each frame must be between ${SAMPLE_BOUNDS.minImageSide} and ${LIVE_FRAME.maxSide} pixels a side.`, { field: 'frames' });
     }
-    const bytes = Uint8Array.from(atob(frame), (c) => c.charCodeAt(0));
     total += bytes.length;
     if (total > LIVE_FRAME.maxTotalBytes) fail('bad_sample', `The frames must come to at most ${LIVE_FRAME.maxTotalBytes / 1024} KB together.`, { field: 'frames' });
     return bytes;
