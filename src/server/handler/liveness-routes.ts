@@ -9,6 +9,7 @@ import { json } from '../../core/http.js';
 import { base64Problem, fromBase64, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
 import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
 import { judge, randomMoves, UnreadablePictureError, type Verdict } from '../liveness/judge.js';
+import { noseShifts } from '../liveness/parallax.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail } from './errors.js';
@@ -106,6 +107,13 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
     if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'frames' });
     throw error;
   });
+  // The texture rule's few milliseconds a frame, one frame a task: the event loop is free between them.
+  const [front] = found[0] ?? [];
+  for (const faces of found.slice(1)) {
+    if (found[0]!.length !== 1 || faces.length !== 1) continue;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    faces[0]!.noseShifts = noseShifts(front!, faces[0]!);
+  }
   const verdict = judge(found, challenge.moves);
   if (!verdict.live) fail('liveness_failed', refusal(verdict), { reason: verdict.reason, ...(verdict.move ? { move: verdict.move } : {}) });
   return frames[verdict.frontal] as string;

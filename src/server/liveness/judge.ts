@@ -12,7 +12,7 @@
  */
 import { LIVENESS_MOVES as MOVES, type LivenessMove as Move, type LivenessReason } from '../../core/protocol.js';
 import { planarResidual, poseOf, type Point } from './geometry.js';
-import { noseParallax, type Luma } from './parallax.js';
+import { noseParallax, noseShifts, type Luma } from './parallax.js';
 
 export type { Move };
 
@@ -21,6 +21,12 @@ export interface FaceFound {
   landmarks: Point[];
   descriptor: ArrayLike<number>;
   luma: Luma;
+  /**
+   * In a later frame with one face, where the first frame had one too: `noseShifts` of the first
+   * frame's face to this one, worked out beforehand (the handler does, a frame a task, so as not to
+   * hold the event loop). Absent, the judge works it out itself.
+   */
+  noseShifts?: Point[];
 }
 
 /**
@@ -97,7 +103,11 @@ export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LI
   }
   const depth = Math.max(...faces.slice(1).map((face) => planarResidual(front.landmarks, face.landmarks)));
   if (!(depth >= limits.depth)) return { live: false, reason: 'flat' };
-  const parallax = Math.max(...moves.map((move, i) => (move === 'closer' ? 0 : noseParallax(front, faces[i + 1]!, NOSE_GOES[move]))));
+  const parallax = Math.max(...moves.map((move, i) => {
+    if (move === 'closer') return 0;
+    const face = faces[i + 1]!;
+    return noseParallax(face.noseShifts ?? noseShifts(front, face), NOSE_GOES[move]);
+  }));
   if (!(parallax >= limits.parallax)) return { live: false, reason: 'flat' };
   return { live: true, frontal: 0 };
 }

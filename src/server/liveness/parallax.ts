@@ -135,18 +135,17 @@ const eyeDistance = (points: Point[]) => {
 };
 
 /**
- * How far the nose's texture moved beyond where the face's surface around it says, towards
- * `direction` (a unit vector in the picture: where a head turning or nodding as asked carries its
- * nose), in eye distances of the later frame. Near 0 for any picture, flat or bent, whichever way
- * it is moved; 0.06 to 0.3 for a head turned or nodded 20-25°. 0 when the texture could not be
- * followed well enough to judge.
+ * How far the nose's texture (its ridge, its tip) moved beyond where the face's surface around it
+ * says, in eye distances of the later frame: near 0 for any picture, flat or bent, whichever way
+ * it is moved. Empty when the texture could not be followed well enough to judge. A few
+ * milliseconds of CPU a frame.
  */
-export function noseParallax(front: { landmarks: Point[]; luma: Luma }, later: { landmarks: Point[]; luma: Luma }, direction: Point): number {
+export function noseShifts(front: { landmarks: Point[]; luma: Luma }, later: { landmarks: Point[]; luma: Luma }): Point[] {
   const a = front.landmarks.map(inCrop(front.luma));
   const b = later.landmarks.map(inCrop(later.luma));
   const [unitA, unitB] = [eyeDistance(a), eyeDistance(b)];
   const predicted = quadraticFit(a, b, a[30]!, unitA);
-  if (!predicted || !unitA || !unitB) return 0;
+  if (!predicted || !unitA || !unitB) return [];
   const radius = Math.max(3, Math.round(0.1 * unitA));
   const search = Math.max(3, Math.round(0.25 * unitB));
   // The local linear map of the landmarks' warp, by which each patch is compared.
@@ -160,22 +159,28 @@ export function noseParallax(front: { landmarks: Point[]; luma: Luma }, later: {
     if (point && (NOSE.includes(i) || point.score >= FOLLOWING.score)) found.set(i, point);
   }
   let surface = SURFACE.filter((i) => found.has(i));
-  if (surface.length < SURFACE.length * FOLLOWING.share) return 0;
+  if (surface.length < SURFACE.length * FOLLOWING.share) return [];
   const fit = () => quadraticFit(surface.map((i) => a[i]!), surface.map((i) => found.get(i)!), a[30]!, unitA);
   const miss = (warp: Warp, i: number) => {
     const [p, q] = [warp(a[i]!), found.get(i)!];
     return { x: (q.x - p.x) / unitB, y: (q.y - p.y) / unitB };
   };
   const first = fit();
-  if (!first) return 0;
+  if (!first) return [];
   const length = (v: Point) => Math.hypot(v.x, v.y);
   surface = [...surface].sort((i, j) => length(miss(first, i)) - length(miss(first, j))).slice(0, Math.ceil(surface.length * (1 - FOLLOWING.drop)));
   const smooth = fit();
-  if (!smooth) return 0;
+  if (!smooth) return [];
   const residual = Math.sqrt(surface.reduce((s, i) => s + length(miss(smooth, i)) ** 2, 0) / surface.length);
-  if (residual > FOLLOWING.residual) return 0;
-  return Math.max(0, ...NOSE.filter((i) => found.has(i)).map((i) => {
-    const off = miss(smooth, i);
-    return off.x * direction.x + off.y * direction.y;
-  }));
+  if (residual > FOLLOWING.residual) return [];
+  return NOSE.filter((i) => found.has(i)).map((i) => miss(smooth, i));
+}
+
+/**
+ * How far the nose moved beyond the face towards `direction` (a unit vector in the picture: where
+ * a head turning or nodding as asked carries its nose): 0.06 to 0.3 for a head turned or nodded
+ * 20-25°; 0 when nothing could be judged.
+ */
+export function noseParallax(shifts: Point[], direction: Point): number {
+  return Math.max(0, ...shifts.map((shift) => shift.x * direction.x + shift.y * direction.y));
 }

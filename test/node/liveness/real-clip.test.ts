@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { poseOf } from '../../../src/server/liveness/geometry.js';
 import { judge, LIMITS, type FaceFound } from '../../../src/server/liveness/judge.js';
-import { noseParallax } from '../../../src/server/liveness/parallax.js';
+import { noseParallax, noseShifts } from '../../../src/server/liveness/parallax.js';
 import { createFacePool } from '../../../src/server/node/index.js';
 import { FIXTURES } from '../helpers.js';
 import { toJpeg } from './head.js';
@@ -50,7 +50,7 @@ describe('the liveness rules on a real head (the fixtures\' clips)', () => {
         // Her nose to the picture's right is a turn to her own left.
         const move = yawOf(face) > yawOf(front) ? 'left' : 'right';
         const verdict = judge([[front], [face]], [move]);
-        said.push(`${move} ${noseParallax(front, face, { x: move === 'left' ? 1 : -1, y: 0 }).toFixed(3)}${verdict.live ? '' : ` (${verdict.reason})`}`);
+        said.push(`${move} ${noseParallax(noseShifts(front, face), { x: move === 'left' ? 1 : -1, y: 0 }).toFixed(3)}${verdict.live ? '' : ` (${verdict.reason})`}`);
         answers++;
         if (verdict.live) accepted++;
         // Whatever refuses her, it is never that she did not turn.
