@@ -16,7 +16,7 @@ export interface Luma {
   data: Uint8Array;
   width: number;
   height: number;
-  /** Where the crop starts in the frame, and the frame's pixels per crop pixel's inverse: crop = (frame - origin) * scale. */
+  /** Where the crop starts in the frame, and crop pixels per frame pixel: crop = (frame - origin) * scale. */
   x0: number;
   y0: number;
   scale: number;
