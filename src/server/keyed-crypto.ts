@@ -5,6 +5,7 @@
  * same bytes for a fraction of the CPU (Web Crypto runs each call as a job of its own).
  */
 import { base64url } from 'jose';
+import { fromBase64 } from '../core/media-sniff.js';
 
 export interface KeyedCrypto {
   /** HMAC-SHA256 of `data`, keyed by `secret`. */
@@ -34,7 +35,6 @@ const sealKey = memo(async (secret) =>
 );
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 export const webKeyedCrypto: KeyedCrypto = {
   hmac: async (secret, data) => new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(data))),
