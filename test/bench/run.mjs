@@ -18,6 +18,9 @@ for (const name of ['otp-verify', 'face-verify', 'voice-verify']) console.log(`\
 console.log('\nBrowser timings (the shutter from the click to the photo on screen; stop to WAV by the widget\'s own performance marks)');
 console.log(formatBrowser(await measureBrowser(10)));
 
+console.log('\nFriction on a phone-class CPU (budget: the owner\'s total proof-of-work time under pressure at most 30 s, Chromium at 4x CPU throttling)');
+console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./proof-of-work.ts'), '3'], { encoding: 'utf8' }).trim());
+
 console.log('\nHost handler (budgets: its own work <= 1 ms at p99; through the Node entry, CPU per request <= 1.0x a bare fetch proxy and >= 2,000 req/s on one core)');
 console.log(execFileSync(process.execPath, [here('./handler-overhead.mjs'), '2000'], { encoding: 'utf8' }).trim());
 

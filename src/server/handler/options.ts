@@ -31,6 +31,7 @@ export interface AbuseEvent {
   windowSeconds: number;
 }
 
+/** A budget of `max` in `windowSeconds`, coming back evenly over it: a refusal waits for one to come back, not for the window's end. */
 export interface Window {
   max: number;
   windowSeconds: number;
@@ -39,11 +40,6 @@ export interface Window {
 export interface Limits {
   /** Codes sent to one phone or email by one session. */
   sendsPerIdentifier: Window;
-  /**
-   * Codes sent to one phone or email from one network (an IPv4 /24, an IPv6 /48), over all its
-   * sessions: a crowd from one place gets this share of the number's sends, not all of them.
-   */
-  sendsPerIdentifierPerNetwork: Window;
   /** Codes sent to one phone or email by everyone together: the ceiling against pumping and bombing. */
   sendsPerIdentifierAllCallers: Window;
   /** SMS and WhatsApp codes to one destination country, and to one range of numbers: the signs of SMS pumping. */
@@ -83,7 +79,6 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = {
   sendsPerIdentifier: { max: 3, windowSeconds: 3600 },
-  sendsPerIdentifierPerNetwork: { max: 3, windowSeconds: 3600 },
   sendsPerIdentifierAllCallers: { max: 10, windowSeconds: 3600 },
   sendsPerCountry: { alertAt: 100, max: Infinity, windowSeconds: 3600 },
   sendsPerPrefix: { alertAt: 20, max: Infinity, windowSeconds: 3600 },
@@ -277,6 +272,9 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
   const codeLength = options.codeLength ?? null;
   if (codeLength !== null && !(Number.isInteger(codeLength) && codeLength >= 4 && codeLength <= 8)) {
     throw new TypeError('codeLength must be 4 to 8');
+  }
+  if (options.limits && 'sendsPerIdentifierPerNetwork' in options.limits) {
+    throw new TypeError('limits.sendsPerIdentifierPerNetwork is now limits.friction.freeSendsPerIdentifierPerNetwork: past its share a network meets a proof of work, not a refusal');
   }
   const biometrics = options.getReference && options.saveReference ? (options.biometrics ?? ['face', 'voice']) : [];
   return {

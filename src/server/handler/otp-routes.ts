@@ -11,7 +11,7 @@ import { clearPending, readPending, savePending } from './pending.js';
 import { countDestination } from './destinations.js';
 import { requireProof } from './friction/proof.js';
 import { GuessBudget } from './friction/guess-budget.js';
-import { sendPressure, verifyPressure } from './friction/pressure.js';
+import { networkLevel, sendPressure, verifyPressure } from './friction/pressure.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
@@ -37,15 +37,29 @@ function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
   return known === undefined ? undefined : templateId[known];
 }
 
-/** Counts one request in a window; refused past its max. Answers the key, to give back if nothing was sent. */
-async function withinWindow(ctx: RequestContext, key: string, window: Window, message: string): Promise<string> {
-  // Send windows are never reset, only given back by the requests that counted them: a store may keep a key it saw past max refused.
-  const { count, ttl } = await ctx.options.store.increment(key, window.windowSeconds, window.max);
-  if (count > window.max) fail('rate_limited', message, { retryAfter: ttl });
-  return key;
+const TOO_MANY = 'Too many codes requested. Please try again later.';
+
+/** What a request counted, given back when nothing was sent (or asked for proof). */
+type GiveBack = () => Promise<unknown>;
+
+/**
+ * Takes one of a budget (limits.sendsPer*): refused when none is left, told the minutes until one
+ * comes back (a budget returns evenly over its window, not at its end). Answers how to give it back.
+ */
+async function withinBudget(ctx: RequestContext, key: string, { max, windowSeconds }: Window): Promise<GiveBack> {
+  const { store } = ctx.options;
+  if (max === Infinity) return async () => {};
+  const { spent, retryAfter } = await store.spend(key, max, windowSeconds);
+  if (!spent) fail('rate_limited', TOO_MANY, { retryAfter });
+  return () => store.spend(key, max, windowSeconds, -1);
 }
 
-const TOO_MANY = 'Too many codes requested. Please try again later.';
+/** Counts one in a counter of `windowSeconds`; answers how to give it back. */
+async function counted(ctx: RequestContext, key: string, windowSeconds: number): Promise<{ count: number; giveBack: GiveBack }> {
+  const { store } = ctx.options;
+  const { count } = await store.increment(key, windowSeconds);
+  return { count, giveBack: () => store.decrement(key) };
+}
 
 /** A service error that says no message went out: refused before sending (validation, key, redirect, rate). */
 const certainlyNotSent = (error: ServiceError) => error.status >= 300 && error.status < 500;
@@ -54,9 +68,9 @@ const certainlyNotSent = (error: ServiceError) => error.status >= 300 && error.s
  * The checks run from the caller's own budget to the identifier's, so that a refused request spends
  * nothing of anyone else's: a caller refused for its own caps never touches the victim's cooldown or
  * count. The cooldown and hourly count are per (identifier, session), so no caller can silence
- * somebody else's number; a network's share of the identifier's sends (its /24 or /48, over all its
- * sessions) keeps a crowd from one place from filling the per-identifier ceiling over all callers,
- * which bounds what a crowd from several places can send.
+ * somebody else's number; past a network's share of the identifier's sends (its /24 or /48, over
+ * all its sessions), a crowd from one place pays a proof of work growing with each send, where the
+ * number's owner may be too; the ceiling over all callers bounds what all of them can send.
  */
 export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Response> {
   const { options } = ctx;
@@ -83,24 +97,34 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     if (sentBy !== null) return json(sendAnswer(deps, sentBy as OtpChannel, identifier, waiting.ttl, true));
     fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: waiting.ttl });
   }
-  const spent: string[] = [];
+  const spent: GiveBack[] = [];
   try {
     const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
-    const [sessionKey, ipKey] = [keys.sendsBySession(session), ip && keys.sendsByAddress(ip)];
+    const [sessionKey, sessionToIdentifier, ipKey, networkKey] = [keys.sendsBySession(session), keys.sendsToBySession(id, session), ip && keys.sendsByAddress(ip), network && keys.sendsToByNetwork(id, network)];
     // Under pressure, proof first: a request refused for want of it has spent nothing.
     const budget = new GuessBudget(ctx, identifier, id, network);
-    await requireProof(ctx, body, await sendPressure(ctx, budget, { session: sessionKey, identifier: keys.sendsTo(id), ip: ipKey }, `send:${session}:${id}`));
-    spent.push(await withinWindow(ctx, sessionKey, limits.sendsPerSession, TOO_MANY));
-    if (ipKey) spent.push(await withinWindow(ctx, ipKey, limits.sendsPerIp, TOO_MANY));
-    spent.push(await withinWindow(ctx, keys.sendsToBySession(id, session), limits.sendsPerIdentifier, TOO_MANY));
-    // A network's share of the number's sends, before the ceiling over all: one place cannot fill it.
-    if (network) spent.push(await withinWindow(ctx, keys.sendsToByNetwork(id, network), limits.sendsPerIdentifierPerNetwork, TOO_MANY));
-    spent.push(await withinWindow(ctx, keys.sendsTo(id), limits.sendsPerIdentifierAllCallers, TOO_MANY));
-    if (method !== 'email') spent.push(...(await countDestination(ctx, identifier)));
-    spent.push(await withinWindow(ctx, keys.sendsOnSite(), { max: Infinity, windowSeconds: 60 }, TOO_MANY));
+    const pressure = await sendPressure(ctx, budget, { session: sessionKey, sessionToIdentifier, identifier: keys.sendsTo(id), ip: ipKey, network: networkKey }, `send:${session}:${id}`);
+    await requireProof(ctx, body, pressure);
+    spent.push(await withinBudget(ctx, sessionKey, limits.sendsPerSession));
+    if (ipKey) spent.push(await withinBudget(ctx, ipKey, limits.sendsPerIp));
+    spent.push(await withinBudget(ctx, sessionToIdentifier, limits.sendsPerIdentifier));
+    // A network's share of the number's sends, before the ceiling over all: past it, each more from
+    // there needs a harder proof. Counted, then checked, so that a crowd asking at once, which all
+    // read the same count, cannot all pass for the price of the first.
+    if (networkKey && !pressure.cannotPass) {
+      const { count, giveBack } = await counted(ctx, networkKey, limits.sendsPerIdentifierAllCallers.windowSeconds);
+      spent.push(giveBack);
+      const level = pressure.level - pressure.network + networkLevel(ctx, count - 1);
+      // The proof carried (if any) was claimed above, or is too easy: this asks for a harder one.
+      if (level > pressure.level) await requireProof(ctx, {}, { level, scope: pressure.scope });
+    }
+    spent.push(await withinBudget(ctx, keys.sendsTo(id), limits.sendsPerIdentifierAllCallers));
+    if (method !== 'email') spent.push(...(await countDestination(ctx, identifier)).map((key) => () => store.decrement(key)));
+    spent.push((await counted(ctx, keys.sendsOnSite(), 60)).giveBack);
   } catch (error) {
-    // Refused by a cap: the cooldown just claimed stands for no send.
+    // Refused by a cap: the cooldown just claimed stands for no send. Asked for proof: nothing is spent.
     await store.delete(cooldownKey);
+    if (error instanceof HandlerError && error.code === 'challenge_required') await Promise.all(spent.map((giveBack) => giveBack()));
     throw error;
   }
 
@@ -129,7 +153,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
         previous === null ? store.delete(challenge) : store.set(challenge, limits.challengeSeconds, previous),
         // The service's own wait is the one to tell; until it ends, this session's sends wait here.
         error.code === 'rate_limited' && error.retryAfter ? store.set(cooldownKey, error.retryAfter, '1') : store.delete(cooldownKey),
-        ...spent.map((key) => store.decrement(key)),
+        ...spent.map((giveBack) => giveBack()),
       ]);
       throw fromServiceError(error);
     }

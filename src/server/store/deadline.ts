@@ -26,6 +26,7 @@ export function withDeadline(store: VerifyStore, timeoutMs: number): VerifyStore
     };
   return {
     increment: bounded('increment', store.increment),
+    spend: bounded('spend', store.spend),
     claim: bounded('claim', store.claim),
     set: bounded('set', store.set),
     decrement: bounded('decrement', store.decrement),

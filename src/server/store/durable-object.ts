@@ -5,6 +5,7 @@
  * and binds it; the store reaches it with one request per operation. No import: the Durable Object
  * is reached through its stub's `fetch`, which any bundler and any compatibility date allow.
  */
+import { stepBudget, type BudgetAnswer, type BudgetStep } from './budget.js';
 import type { VerifyStore } from './store.js';
 
 interface Entry {
@@ -15,6 +16,7 @@ interface Entry {
 
 type Operation =
   | { op: 'increment'; seconds: number }
+  | { op: 'spend'; max: number; seconds: number; step: BudgetStep }
   | { op: 'claim'; seconds: number; value: string }
   | { op: 'set'; seconds: number; value: string }
   | { op: 'decrement' | 'get' | 'take' | 'delete' };
@@ -53,6 +55,12 @@ export class VerifyStoreObject {
         const next = { value: String(Number(entry?.value ?? 0) + 1), expiresAt: entry?.expiresAt ?? now + operation.seconds * 1000 };
         await this.#save(next, entry);
         return Response.json({ count: Number(next.value), ttl: ttlOf(next, now) });
+      }
+      case 'spend': {
+        const { next, ...answer } = stepBudget(Number(entry?.value ?? 0), now, operation.max, operation.seconds, operation.step);
+        if (next === null) await this.state.storage.deleteAll();
+        else if (next !== undefined) await this.#save({ value: String(next), expiresAt: next }, entry);
+        return Response.json(answer);
       }
       case 'claim':
         if (entry) return Response.json({ claimed: false, ttl: ttlOf(entry, now) });
@@ -126,6 +134,10 @@ export class DurableObjectStore implements VerifyStore {
 
   increment(key: string, windowSeconds: number) {
     return this.#run<{ count: number; ttl: number }>(key, { op: 'increment', seconds: windowSeconds });
+  }
+
+  spend(key: string, max: number, windowSeconds: number, step: BudgetStep = 1) {
+    return this.#run<BudgetAnswer>(key, { op: 'spend', max, seconds: windowSeconds, step });
   }
 
   claim(key: string, seconds: number, value = '1') {

@@ -21,27 +21,28 @@ export const keys = {
   /** The session's resend wait for `id`: limits.resendCooldownSeconds (30 s), or the service's Retry-After. */
   cooldown: (session: string, id: string) => `cooldown:${session}:${id}`,
 
-  // Send counters (an hour each by default: the windows of limits.sendsPer*).
+  // Send budgets (store/budget.ts: each holds when it is whole again; `limits.sendsPer*`, an hour's
+  // worth coming back evenly), and the network's count (a counter of an hour).
   /** Codes sent by one session. */
-  sendsBySession: (session: string) => `sends:session:${session}`,
+  sendsBySession: (session: string) => `budget:session:${session}`,
   /** Codes sent from one client address. */
-  sendsByAddress: (network: string) => `sends:ip:${network}`,
+  sendsByAddress: (network: string) => `budget:ip:${network}`,
   /** Codes sent to `id` by one session. */
-  sendsToBySession: (id: string, session: string) => `sends:id:${id}:${session}`,
-  /** Codes sent to `id` from one /24 (/48). */
+  sendsToBySession: (id: string, session: string) => `budget:id:${id}:${session}`,
+  /** Codes sent to `id` from one /24 (/48): past its free share, the network meets friction. */
   sendsToByNetwork: (id: string, network: string) => `sends:id:${id}:net:${network}`,
   /** Codes sent to `id` by everyone. */
-  sendsTo: (id: string) => `sends:id:${id}`,
+  sendsTo: (id: string) => `budget:id:${id}`,
   /** SMS and WhatsApp codes to a country (ISO alpha-2), and to a range (`+966 501`). */
   sendsToCountry: (country: string) => `sends:country:${country}`,
   sendsToPrefix: (prefix: string) => `sends:prefix:${prefix}`,
   /** Codes sent over the whole site in the current minute (60 s). */
   sendsOnSite: () => 'sends:site',
 
-  // The guess budget: wrong codes over all callers (limits.wrongCodesPerIdentifier*).
-  /** Wrong codes for `id` this hour, and today (24 h). */
-  guesses: (id: string) => `guesses:${id}`,
-  guessesToday: (id: string) => `guesses:day:${id}`,
+  // The guess budget: wrong codes over all callers (limits.wrongCodesPerIdentifier*, budgets).
+  /** Wrong codes for `id` in the hour's budget, and in the day's. */
+  guesses: (id: string) => `budget:guesses:${id}`,
+  guessesToday: (id: string) => `budget:guesses:day:${id}`,
   /** Wrong codes from one /24 (/48) this hour, and over the site this minute: pressure signals only. */
   guessesByNetwork: (network: string) => `guesses:net:${network}`,
   guessesOnSite: () => 'guesses:site',

@@ -1,3 +1,4 @@
+import { stepBudget, type BudgetStep } from './budget.js';
 import type { VerifyStore } from './store.js';
 
 interface Entry {
@@ -46,6 +47,14 @@ export class MemoryStore implements VerifyStore {
     entry.value = String(Number(entry.value) + 1);
     this.#write(key, entry);
     return { count: Number(entry.value), ttl: this.#ttl(entry) };
+  }
+
+  async spend(key: string, max: number, windowSeconds: number, step: BudgetStep = 1) {
+    const now = this.now();
+    const { next, ...answer } = stepBudget(Number(this.#live(key)?.value ?? 0), now, max, windowSeconds, step);
+    if (next === null) this.#entries.delete(key);
+    else if (next !== undefined) this.#write(key, { value: String(next), expiresAt: next });
+    return answer;
   }
 
   async claim(key: string, seconds: number, value = '1') {

@@ -5,7 +5,8 @@
 // Types only, and none in the declarations this file emits: a host without ioredis still compiles.
 import type { ClusterOptions, RedisOptions } from 'ioredis';
 import { withinTime } from '../../core/deadline.js';
-import { CLAIM, DECREMENT, INCREMENT, TAKE, wholeSeconds } from './scripts.js';
+import type { BudgetStep } from './budget.js';
+import { CLAIM, DECREMENT, INCREMENT, SPEND, spendAnswer, TAKE, wholeSeconds } from './scripts.js';
 import type { VerifyStore } from './store.js';
 
 /**
@@ -183,6 +184,11 @@ export class RedisStore implements VerifyStore {
     await this.#connected();
     const [count, ttl] = (await this.redis.eval(INCREMENT, 1, this.#prefix + key, wholeSeconds(windowSeconds))) as [number, number];
     return { count, ttl: Math.max(1, ttl) };
+  }
+
+  async spend(key: string, max: number, windowSeconds: number, step: BudgetStep = 1) {
+    await this.#connected();
+    return spendAnswer(await this.redis.eval(SPEND, 1, this.#prefix + key, max, windowSeconds * 1000, step));
   }
 
   async claim(key: string, seconds: number, value = '1') {

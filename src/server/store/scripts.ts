@@ -2,6 +2,7 @@
  * The Lua scripts that make each store operation one atomic step on Redis, on one key, whatever
  * the client: ioredis over TCP (RedisStore) or the Upstash REST protocol (UpstashStore).
  */
+import type { BudgetAnswer } from './budget.js';
 
 // INCR, then start the window on the first increment; answers the count and the seconds left.
 export const INCREMENT = `
@@ -27,6 +28,29 @@ export const TAKE = `
 local value = redis.call('GET', KEYS[1])
 if value then redis.call('DEL', KEYS[1]) end
 return value`;
+
+// A budget of ARGV[1] coming back evenly over ARGV[2] ms, kept as GCRA keeps it: the key holds when
+// it is whole again (ms, by Redis's clock). ARGV[3] is 1 to take one, -1 to give one back, 0 to read.
+// Answers {one was left, used after, ms until one is back when none was}.
+export const SPEND = `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local max, window, amount = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local interval = window / max
+local whole = math.max(tonumber(redis.call('GET', KEYS[1]) or 0), now)
+local wait = whole + interval - now - window
+if amount >= 0 and wait > 0.5 then return {0, math.ceil((whole - now) / interval - 1e-6), math.ceil(wait)} end
+local after = whole + amount * interval
+if amount ~= 0 then
+  if after - now >= 1 then redis.call('SET', KEYS[1], math.floor(after), 'PX', math.ceil(after - now)) else redis.call('DEL', KEYS[1]) end
+end
+return {1, math.max(0, math.ceil((after - now) / interval - 1e-6)), 0}`;
+
+/** SPEND's reply as a store answers it. */
+export function spendAnswer(reply: unknown): BudgetAnswer {
+  const [spent, used, waitMs] = reply as [number, number, number];
+  return { spent: spent === 1, used, retryAfter: spent === 1 ? 0 : Math.max(1, Math.ceil(waitMs / 1000)) };
+}
 
 /** Redis expiries are whole seconds of at least one, so shorter windows are rounded up. */
 export const wholeSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds));

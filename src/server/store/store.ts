@@ -2,6 +2,8 @@
  * Where the host handler keeps its state: rate-limit counters, cooldowns, pending challenges and
  * used receipts. Every operation is atomic, so several handler instances can share one store.
  */
+import type { BudgetAnswer, BudgetStep } from './budget.js';
+
 export interface VerifyStore {
   /**
    * Adds 1 to a counter that lives `windowSeconds` from its first increment. Returns the new
@@ -10,6 +12,12 @@ export interface VerifyStore {
    * asking its engine (UpstashStore does, so that a flood of refused requests costs no round trip).
    */
   increment(key: string, windowSeconds: number, max?: number): Promise<{ count: number; ttl: number }>;
+  /**
+   * One step on a budget of `max` that comes back evenly over `windowSeconds` (budget.ts): `1` takes
+   * one (refused when none is left, with the seconds until one is back), `-1` gives one back, `0`
+   * reads how many are in use. By the store's own clock, so that every instance reads it alike.
+   */
+  spend(key: string, max: number, windowSeconds: number, step?: BudgetStep): Promise<BudgetAnswer>;
   /**
    * Sets `key` for `seconds` only if it is absent. Returns whether this call set it, and the
    * seconds the key still lives.

@@ -7,7 +7,8 @@
  */
 // Types only, and none in the declarations this file emits: a host without @upstash/redis still compiles.
 import type { RedisConfigNodejs } from '@upstash/redis';
-import { CLAIM, DECREMENT, INCREMENT, TAKE, wholeSeconds } from './scripts.js';
+import type { BudgetStep } from './budget.js';
+import { CLAIM, DECREMENT, INCREMENT, SPEND, spendAnswer, TAKE, wholeSeconds } from './scripts.js';
 import type { VerifyStore } from './store.js';
 
 /**
@@ -44,7 +45,7 @@ export interface UpstashClient {
 export interface UpstashStoreOptions {
   /** Prefix of every key, so one Redis can serve several applications. */
   prefix?: string;
-  /** Keys remembered as refused until their window ends (see `increment`'s `max`); 10,000 by default. */
+  /** Keys remembered as refused until their window ends (see `increment`'s `max`) or a budget's next comes back; 10,000 by default. */
   blockedKeys?: number;
 }
 
@@ -53,7 +54,7 @@ export type UpstashClientFactory = (options: typeof UPSTASH_CLIENT_OPTIONS) => U
 
 export class UpstashStore implements VerifyStore {
   readonly #prefix: string;
-  readonly #scripts: Record<'increment' | 'claim' | 'decrement' | 'take', UpstashScript>;
+  readonly #scripts: Record<'increment' | 'spend' | 'claim' | 'decrement' | 'take', UpstashScript>;
   /** Keys seen past their caller's max, with when their window ends (ms): answered here, not by Redis. */
   readonly #blocked = new Map<string, number>();
   readonly #blockedKeys: number;
@@ -69,7 +70,7 @@ export class UpstashStore implements VerifyStore {
     const redis = (this.redis = client({ ...UPSTASH_CLIENT_OPTIONS }));
     this.#prefix = options.prefix ?? 'verify:';
     this.#blockedKeys = options.blockedKeys ?? 10_000;
-    this.#scripts = { increment: redis.createScript(INCREMENT), claim: redis.createScript(CLAIM), decrement: redis.createScript(DECREMENT), take: redis.createScript(TAKE) };
+    this.#scripts = { increment: redis.createScript(INCREMENT), spend: redis.createScript(SPEND), claim: redis.createScript(CLAIM), decrement: redis.createScript(DECREMENT), take: redis.createScript(TAKE) };
   }
 
   async increment(key: string, windowSeconds: number, max?: number) {
@@ -82,6 +83,19 @@ export class UpstashStore implements VerifyStore {
     const [count, ttl] = (await this.#scripts.increment.exec([this.#prefix + key], [String(wholeSeconds(windowSeconds))])) as [number, number];
     if (max !== undefined && count > max) this.#block(key, Date.now() + ttl * 1000);
     return { count, ttl: Math.max(1, ttl) };
+  }
+
+  async spend(key: string, max: number, windowSeconds: number, step: BudgetStep = 1) {
+    if (step > 0) {
+      const wait = Math.ceil(((this.#blocked.get(key) ?? 0) - Date.now()) / 1000);
+      if (wait > 0) return { spent: false, used: max, retryAfter: wait };
+    }
+    if (step < 0) this.#blocked.delete(key);
+    const reply = await this.#scripts.spend.exec([this.#prefix + key], [String(max), String(windowSeconds * 1000), String(step)]);
+    const answer = spendAnswer(reply);
+    // Until the very millisecond one is back, not the whole second told.
+    if (!answer.spent) this.#block(key, Date.now() + (reply as number[])[2]!);
+    return answer;
   }
 
   async claim(key: string, seconds: number, value = '1') {

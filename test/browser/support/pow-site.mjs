@@ -7,6 +7,10 @@
  * and by a plain Node server for the throttled Chromium test.
  */
 import { randomUUID } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createVerifyHandler, toNodeListener } from '../../../dist/server/node.js';
 import { MemoryStore } from '../../../dist/server/index.js';
 import { startEmulator } from '../../../dist/emulator/index.js';
@@ -77,4 +81,18 @@ export function powSiteMiddleware(context, next) {
       done(next());
     });
   });
+}
+
+/** The pow site on a plain Node server, with the built files it loads from /dist/: `{ origin, close }`. */
+export function servePowSite() {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const server = createServer((req, res) => {
+    powSite(req, res, () => {
+      const file = resolve(root, `.${new URL(req.url, 'http://x').pathname}`);
+      if (!file.startsWith(resolve(root, 'dist')) || !existsSync(file)) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : 'application/octet-stream' });
+      createReadStream(file).pipe(res);
+    });
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ origin: `http://127.0.0.1:${server.address().port}`, close: () => server.close() })));
 }

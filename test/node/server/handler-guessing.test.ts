@@ -104,6 +104,20 @@ for (const [backend, open] of backends) {
       }
     });
 
+    it('with SMS alone, a spent budget tells the owner a wait of minutes (one guess comes back every 144 s), never an hour', async () => {
+      const t = await open({ allowedChannels: ['sms'], limits: { resendCooldownSeconds: 0 } }, { maxAttempts: 100 });
+      try {
+        await attack(t, { cpuMs: 0, hashes: 0, proofs: 0 });
+        assert.equal(checked(t), 25);
+        const told = await t.call('send-otp', { method: 'sms', phone: VICTIM }, OWNER);
+        assert.deepEqual([told.status, told.json.error.code, told.json.error.fallback], [429, 'rate_limited', undefined]);
+        assert.ok(told.json.error.retryAfter > 0 && told.json.error.retryAfter <= 144, `told ${told.json.error.retryAfter} s`);
+        assert.equal(told.headers.get('retry-after'), String(told.json.error.retryAfter));
+      } finally {
+        await t.close();
+      }
+    });
+
     it('under pressure short of the cap, the owner gets a code and verifies, paying at most two of the hardest proofs', async () => {
       const t = await open({ limits: { resendCooldownSeconds: 0 } }, { maxAttempts: 100 });
       try {
@@ -134,6 +148,43 @@ for (const [backend, open] of backends) {
         assert.equal(codes.filter((c) => c === 'wrong_code').length, 12);
         assert.equal(codes.filter((c) => c === 'try_another_channel').length, 28);
         assert.equal(checked(t), 12);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
+
+for (const [backend, open] of backends) {
+  describe(`the owner on the attacker's network (${backend})`, () => {
+    it('five sends to a number from one /24, then its owner from there: a proof of work, then a code; a crowd there that solves every proof stops at the ceiling over all callers, told minutes', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 0 } });
+      try {
+        const crowd = (i: number) => ({ session: `crowd${i}`, headers: { 'x-test-ip': `198.51.100.${i + 1}` } });
+        const attacker: Work = { cpuMs: 0, hashes: 0, proofs: 0 };
+        for (let i = 0; i < 5; i++) assert.equal((await call(t, 'send-otp', { method: 'sms', phone: VICTIM }, crowd(i), attacker)).status, 200);
+        assert.equal(attacker.proofs, 2, 'the network\u2019s free share is 3');
+
+        // The owner, behind the same carrier's NAT: friction, not a lockout.
+        const owner = { session: 'owner', headers: { 'x-test-ip': '198.51.100.200' } };
+        const asked = await t.call('send-otp', { method: 'sms', phone: VICTIM }, owner);
+        assert.deepEqual([asked.status, asked.json.error.code], [428, 'challenge_required']);
+        const work: Work = { cpuMs: 0, hashes: 0, proofs: 0 };
+        assert.equal((await call(t, 'send-otp', { method: 'sms', phone: VICTIM }, owner, work)).status, 200);
+        const verified = await call(t, 'verify-otp', { phone: VICTIM, otp: await codeSentTo(t.emu, VICTIM) }, owner, work);
+        assert.equal(verified.status, 200, JSON.stringify(verified.json));
+        console.log(`owner on the crowd's /24 after 5 sends: ${work.proofs} proof of ${asked.json.error.challenge.parameters.data.level} levels, ${work.hashes} hashes`);
+        assert.equal(work.proofs, 1);
+
+        // The crowd goes on, solving every proof: the ceiling (10 an hour) holds, and refuses for minutes.
+        let last;
+        for (let i = 5; i < 20; i++) last = await call(t, 'send-otp', { method: 'sms', phone: VICTIM }, crowd(i), attacker);
+        assert.equal(t.emu.state.outbox.list(VICTIM).length, 10);
+        assert.deepEqual([last!.status, last!.json.error.code], [429, 'rate_limited']);
+        assert.ok(last!.json.error.retryAfter <= 360, `told ${last!.json.error.retryAfter} s`);
+        const ownerAgain = await t.call('send-otp', { method: 'sms', phone: VICTIM }, { ...owner, session: 'owner-tab' });
+        assert.ok(ownerAgain.status === 429 && ownerAgain.json.error.retryAfter <= 360, JSON.stringify(ownerAgain.json));
+        console.log(`crowd solving every proof: ${attacker.proofs} proofs, ${attacker.hashes} hashes; the ceiling told ${last!.json.error.retryAfter} s`);
       } finally {
         await t.close();
       }

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createVerifyHandler, StoreUnavailableError, type Limits, type ReceiptError, type VerifyStore } from '../../../src/server/index.js';
+import { createVerifyHandler, StoreUnavailableError, type ReceiptError, type VerifyHandlerOptions, type VerifyStore } from '../../../src/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY, until } from '../helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
@@ -23,6 +23,30 @@ export function storeContract(name: string, make: () => VerifyStore): void {
       assert.equal(await store.get('c'), '2');
       await store.decrement('c');
       assert.equal(await store.get('c'), '1');
+    });
+
+    it('spends a budget that comes back evenly: refused with the seconds until one is back, given back, read without spending', async () => {
+      const store = make();
+      // Three an hour: one back every 20 minutes.
+      const taken = await Promise.all(Array.from({ length: 5 }, () => store.spend('b', 3, 3600)));
+      assert.deepEqual(taken.map((t) => t.spent).sort(), [false, false, true, true, true]);
+      const refused = taken.find((t) => !t.spent)!;
+      assert.equal(refused.used, 3);
+      assert.ok(refused.retryAfter > 1190 && refused.retryAfter <= 1200, `${refused.retryAfter} s`);
+      assert.deepEqual(await store.spend('b', 3, 3600, 0), { spent: false, used: 3, retryAfter: refused.retryAfter });
+      await store.spend('b', 3, 3600, -1);
+      assert.deepEqual(await store.spend('b', 3, 3600, 0), { spent: true, used: 2, retryAfter: 0 });
+      assert.equal((await store.spend('b', 3, 3600)).spent, true);
+      // Given back past empty, it holds nothing: no credit is kept.
+      for (let i = 0; i < 5; i++) await store.spend('b', 3, 3600, -1);
+      assert.deepEqual(await store.spend('b', 3, 3600, 0), { spent: true, used: 0, retryAfter: 0 });
+      assert.equal(await store.get('b'), null);
+      // One a second, two at most: spent, one is back within the second.
+      await store.spend('fast', 2, 2);
+      await store.spend('fast', 2, 2);
+      assert.equal((await store.spend('fast', 2, 2)).spent, false);
+      await until('one to come back', async () => (await store.spend('fast', 2, 2, 0)).spent, 3000);
+      assert.equal((await store.spend('fast', 2, 2)).spent, true);
     });
 
     it('claims a key once, and tells how long it still lives', async () => {
@@ -108,11 +132,11 @@ export interface FleetInstance {
 export const FLEET_LIMITS = {
   resendCooldownSeconds: 30,
   sendsPerIdentifierAllCallers: { max: 3, windowSeconds: 600 },
-  // All the fleet's callers share one address: the ceiling over all callers is the cap under test.
-  sendsPerIdentifierPerNetwork: { max: 1000, windowSeconds: 600 },
   sendsPerIp: { max: 1000, windowSeconds: 600 },
   maxWrongCodes: 5,
-} satisfies Partial<Limits>;
+  // All the fleet's callers share one address: the ceiling over all callers is the cap under test.
+  friction: { freeSendsPerIdentifierPerNetwork: 1000 },
+} satisfies VerifyHandlerOptions['limits'];
 
 /** A handler in this process on `store`, with the fleet's limits. */
 export function localInstance(emu: RunningEmulator, store: VerifyStore): FleetInstance {

@@ -1,9 +1,11 @@
 /**
  * A number's guess budget: wrong codes for one phone or email over all callers and all its codes, a
  * hard cap per hour and per day that no number of sessions multiplies. A spent budget sends the
- * person to another channel, not to an hour's wait.
+ * person to another channel, or where there is none, to a wait of minutes: the hour's budget comes
+ * back a guess at a time (store/budget.ts), not at the hour's end.
  */
 import type { OtpChannel } from '../../../core/protocol.js';
+import type { BudgetAnswer, BudgetStep } from '../../store/budget.js';
 import { keys } from '../../store/keys.js';
 import type { RequestContext } from '../context.js';
 import { HandlerError } from '../errors.js';
@@ -26,37 +28,48 @@ export class GuessBudget {
    * The answer when the budget is spent: the fallback channel at once, when it reaches the person
    * by another identifier (email for a phone, a phone for an email), and no wait to sit out.
    */
-  #refusal(): HandlerError {
+  #refusal(retryAfter: number): HandlerError {
     const { fallbackChannel } = this.ctx.options;
     const fallback: OtpChannel | undefined = fallbackChannel && (fallbackChannel === 'email') !== this.identifier.includes('@') ? fallbackChannel : undefined;
-    return new HandlerError('try_another_channel', 'Too many wrong codes were tried for this number or email. Please receive a code another way.', fallback ? { fallback } : {});
+    if (fallback) return new HandlerError('try_another_channel', 'Too many wrong codes were tried for this number or email. Please receive a code another way.', { fallback });
+    return new HandlerError('rate_limited', 'Too many wrong codes were tried for this number or email. Please wait before trying again.', { retryAfter });
   }
 
-  /** Wrong codes checked for this identifier in the hour; throws when its hour or day is spent. */
+  /** The hour's and the day's budgets, with their keys. */
+  #budgets() {
+    const { wrongCodesPerIdentifier: hour, wrongCodesPerIdentifierPerDay: day } = this.ctx.options.limits;
+    return [
+      { key: keys.guesses(this.id), ...hour },
+      { key: keys.guessesToday(this.id), ...day },
+    ];
+  }
+
+  /** One step on both budgets; refused when either is spent, with the longer wait. */
+  async #step(step: BudgetStep): Promise<BudgetAnswer[]> {
+    const { store } = this.ctx.options;
+    return Promise.all(this.#budgets().map(({ key, max, windowSeconds }) => store.spend(key, max, windowSeconds, step)));
+  }
+
+  /** Wrong codes of this identifier's hour still in use; throws when its hour or day is spent. */
   async guessesThisHour(): Promise<number> {
-    const { limits } = this.ctx.options;
-    const [hour, day] = await Promise.all([countOf(this.ctx, keys.guesses(this.id)), countOf(this.ctx, keys.guessesToday(this.id))]);
-    if (hour >= limits.wrongCodesPerIdentifier.max || day >= limits.wrongCodesPerIdentifierPerDay.max) throw this.#refusal();
-    return hour;
+    const answers = await this.#step(0);
+    if (!answers.every((answer) => answer.spent)) throw this.#refusal(Math.max(...answers.map((answer) => answer.retryAfter)));
+    return answers[0]!.used;
   }
 
   /** Counts one check against the hour and the day before the service is asked; refused past either. */
   async spend(): Promise<void> {
-    const { store, limits } = this.ctx.options;
-    const [hour, day] = await Promise.all([
-      store.increment(keys.guesses(this.id), limits.wrongCodesPerIdentifier.windowSeconds),
-      store.increment(keys.guessesToday(this.id), limits.wrongCodesPerIdentifierPerDay.windowSeconds),
-    ]);
-    if (hour.count > limits.wrongCodesPerIdentifier.max || day.count > limits.wrongCodesPerIdentifierPerDay.max) {
-      await this.giveBack();
-      throw this.#refusal();
-    }
+    const { store } = this.ctx.options;
+    const answers = await this.#step(1);
+    if (answers.every((answer) => answer.spent)) return;
+    // Refused by one: the other's step is given back.
+    await Promise.all(this.#budgets().map(({ key, max, windowSeconds }, i) => (answers[i]!.spent ? store.spend(key, max, windowSeconds, -1) : null)));
+    throw this.#refusal(Math.max(...answers.map((answer) => answer.retryAfter)));
   }
 
   /** The check was not a wrong code (right, or a fault): it costs the budget nothing. */
   async giveBack(): Promise<void> {
-    const { store } = this.ctx.options;
-    await Promise.all([store.decrement(keys.guesses(this.id)), store.decrement(keys.guessesToday(this.id))]);
+    await this.#step(-1);
   }
 
   /** A wrong code: the network's and the site's pressure grow (signals only, never a cap). */

@@ -5,6 +5,7 @@
  */
 import { keys } from '../../store/keys.js';
 import type { RequestContext } from '../context.js';
+import type { Window } from '../options.js';
 import { countOf, type GuessBudget } from './guess-budget.js';
 
 export interface Pressure {
@@ -37,27 +38,47 @@ export async function verifyPressure(ctx: RequestContext, budget: GuessBudget, s
   return { level: level > 0 ? level + own : 0, scope };
 }
 
+/** How many of a budget are in use now; 0 for none (no address known). */
+async function usedOf(ctx: RequestContext, key: string | null, { max, windowSeconds }: Window): Promise<number> {
+  return key && max !== Infinity ? (await ctx.options.store.spend(key, max, windowSeconds, 0)).used : 0;
+}
+
+/** Levels a number's sends from one network add, with `sent` before this one: one more for each past its free share. */
+export const networkLevel = (ctx: RequestContext, sent: number) => excess(sent, ctx.options.limits.friction.freeSendsPerIdentifierPerNetwork, 1);
+
 /**
  * The pressure on a send: codes to this identifier over all callers past a share of its ceiling,
- * the caller's address past half its cap, sends over the site in the last minute, and guesses at
- * the identifier. Throws when its guess budget is spent: a code nobody may check is not worth paying for.
+ * from the caller's network past its free share, the caller's address past half its cap, sends over
+ * the site in the last minute, and guesses at the identifier. Throws when its guess budget is spent:
+ * a code nobody may check is not worth paying for. `network` is the network's part of the level;
+ * `cannotPass`, that a cap will refuse the send whatever is paid.
  */
-export async function sendPressure(ctx: RequestContext, budget: GuessBudget, counters: { session: string; identifier: string; ip: string | null }, scope: string): Promise<Pressure> {
+export async function sendPressure(
+  ctx: RequestContext,
+  budget: GuessBudget,
+  counters: { session: string; sessionToIdentifier: string; identifier: string; ip: string | null; network: string | null },
+  scope: string,
+): Promise<Pressure & { network: number; cannotPass: boolean }> {
   const { limits } = ctx.options;
   const { friction } = limits;
-  const [guesses, fromSession, toNumber, fromIp, onSite] = await Promise.all([
+  const [guesses, fromSession, fromSessionToNumber, toNumber, fromIp, fromNetwork, onSite] = await Promise.all([
     budget.guessesThisHour(),
-    countOf(ctx, counters.session),
-    countOf(ctx, counters.identifier),
-    countOf(ctx, counters.ip),
+    usedOf(ctx, counters.session, limits.sendsPerSession),
+    usedOf(ctx, counters.sessionToIdentifier, limits.sendsPerIdentifier),
+    usedOf(ctx, counters.identifier, limits.sendsPerIdentifierAllCallers),
+    usedOf(ctx, counters.ip, limits.sendsPerIp),
+    countOf(ctx, counters.network),
     countOf(ctx, keys.sendsOnSite()),
   ]);
-  // A caller past its own caps is refused by them, at no cost to anyone: no work for a request that cannot pass.
-  if (fromSession >= limits.sendsPerSession.max || fromIp >= limits.sendsPerIp.max) return { level: 0, scope };
+  // A caller past its own caps, or a number at its ceiling, is refused by them: no work for a request that cannot pass.
+  const full = [fromSession >= limits.sendsPerSession.max, fromSessionToNumber >= limits.sendsPerIdentifier.max, fromIp >= limits.sendsPerIp.max, toNumber >= limits.sendsPerIdentifierAllCallers.max];
+  if (full.some(Boolean)) return { level: 0, scope, network: 0, cannotPass: true };
+  const network = networkLevel(ctx, fromNetwork);
   const level =
     excess(toNumber, friction.freeSendsPerIdentifier, 2) +
+    network +
     excess(fromIp, friction.freeSendsPerIp, 5) +
     excess(onSite, friction.freeSendsPerMinute, friction.freeSendsPerMinute) +
     excess(guesses, friction.freeWrongCodesPerIdentifier, 3);
-  return { level, scope };
+  return { level, scope, network, cannotPass: false };
 }

@@ -13,6 +13,13 @@ export interface Friction {
   freeWrongCodesPerMinute: number;
   /** Codes sent to one phone or email, over all callers. */
   freeSendsPerIdentifier: number;
+  /**
+   * Codes sent to one phone or email from one network (an IPv4 /24, an IPv6 /48), over all its
+   * sessions, in the window of `limits.sendsPerIdentifierAllCallers`: past this share, each more
+   * from that network needs a proof one level harder. Friction, not a refusal: a crowd on a
+   * carrier's network shares it with the number's owner.
+   */
+  freeSendsPerIdentifierPerNetwork: number;
   /** Codes sent from one client address. */
   freeSendsPerIp: number;
   /** Codes sent over the whole site in a minute. */
@@ -27,6 +34,7 @@ export const DEFAULT_FRICTION: Friction = {
   freeWrongCodesPerNetwork: 30,
   freeWrongCodesPerMinute: 200,
   freeSendsPerIdentifier: 5,
+  freeSendsPerIdentifierPerNetwork: 3,
   freeSendsPerIp: 10,
   freeSendsPerMinute: 200,
   // About 0.8 s and 12 s of a phone-class CPU (Chromium at 4x throttling) at worst.
