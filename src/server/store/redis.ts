@@ -5,7 +5,9 @@
 // Types only, and none in the declarations this file emits: a host without ioredis still compiles.
 import type { ClusterOptions, RedisOptions } from 'ioredis';
 import { withinTime } from '../../core/deadline.js';
+import calculateSlot from 'cluster-key-slot';
 import type { BudgetStep } from './budget.js';
+import { StoreUnavailableError } from './deadline.js';
 import { CLAIM, DECREMENT, INCREMENT, SPEND, spendAnswer, TAKE, wholeSeconds } from './scripts.js';
 import type { VerifyStore } from './store.js';
 
@@ -73,14 +75,26 @@ export interface RedisClient {
   readonly status: string;
   /** True for an ioredis `Cluster`, whose masters each keep their own persistence. */
   readonly isCluster?: boolean;
-  nodes?(role: 'master'): Pick<RedisClient, 'config' | 'status' | 'connect' | 'once'>[];
+  nodes?(role: 'master' | 'slave'): Pick<RedisClient, 'config' | 'status' | 'connect' | 'once'>[];
+  /** A cluster's slots: each the node keys of its master and then its replicas, as last read. */
+  readonly slots?: string[][];
+  /** Commands sent together on one connection: to the node of their key's slot, on a cluster. */
+  pipeline(): RedisPipeline;
   connect(): Promise<unknown>;
   once(event: 'ready', listener: () => void): unknown;
   config(subcommand: 'GET', parameter: string): Promise<unknown>;
   eval(script: string, numberOfKeys: number, ...keysAndArguments: (string | number)[]): Promise<unknown>;
-  set(key: string, value: string, expiry: 'EX', seconds: number): Promise<unknown>;
+  set(key: string, value: string, expiry: 'EX' | 'PX', time: number): Promise<unknown>;
   get(key: string): Promise<string | null>;
   del(key: string): Promise<unknown>;
+}
+
+/** The part of an ioredis pipeline a RedisStore uses. */
+export interface RedisPipeline {
+  eval(script: string, numberOfKeys: number, ...keysAndArguments: (string | number)[]): RedisPipeline;
+  pttl(key: string): RedisPipeline;
+  call(command: string, ...args: (string | number)[]): RedisPipeline;
+  exec(): Promise<[Error | null, unknown][] | null>;
 }
 
 export interface RedisStoreOptions {
@@ -88,6 +102,17 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long a command waits for a connection being made or remade before it fails; 250 ms by default. */
   connectWaitMs?: number;
+  /**
+   * Replicas that must hold a claim or a take (a used receipt, a code's challenge used up) before it
+   * counts: Redis replicates after it answers, so a master that dies at once takes the write with it,
+   * and its promoted replica would let the receipt be used again. Each claim and take is followed by
+   * `WAIT` on its connection; when fewer replicas confirm within `replicaWaitMs`, it is undone and
+   * refused (StoreUnavailableError: a 503, the person tries again). By default 1 on a Redis Cluster
+   * whose masters have replicas, 0 otherwise (a Redis with replicas behind Sentinel: set it).
+   */
+  replicas?: number;
+  /** How long a claim or a take waits for its replicas; 200 ms by default, within the store call's deadline. */
+  replicaWaitMs?: number;
 }
 
 /** Resolves when a client (or a cluster's node) is ready; a lazy one is told to connect. */
@@ -102,6 +127,8 @@ function whenReady(client: Pick<RedisClient, 'status' | 'connect' | 'once'>): Pr
 export class RedisStore implements VerifyStore {
   readonly #prefix: string;
   readonly #connectWaitMs: number;
+  readonly #replicas?: number;
+  readonly #replicaWaitMs: number;
   #ready?: Promise<void>;
 
   constructor(
@@ -115,6 +142,8 @@ export class RedisStore implements VerifyStore {
     }
     this.#prefix = options.prefix ?? 'verify:';
     this.#connectWaitMs = options.connectWaitMs ?? 250;
+    this.#replicas = options.replicas;
+    this.#replicaWaitMs = options.replicaWaitMs ?? 200;
     void this.#checkPersistence();
   }
 
@@ -193,8 +222,39 @@ export class RedisStore implements VerifyStore {
 
   async claim(key: string, seconds: number, value = '1') {
     await this.#connected();
-    const [claimed, ttl] = (await this.redis.eval(CLAIM, 1, this.#prefix + key, wholeSeconds(seconds), value)) as [number, number];
+    const full = this.#prefix + key;
+    const [claimed, ttl] = (await this.#replicated(full, (pipeline) => pipeline.eval(CLAIM, 1, full, wholeSeconds(seconds), value), ([reply]) =>
+      (reply as number[])[0] === 1 ? this.redis.del(full) : null,
+    )) as [number, number];
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
+  }
+
+  /**
+   * The replicas a claim or a take of `key` waits for: the host's number, else 1 on a cluster whose
+   * master for the key has a replica. A master without one (its replica lost, or promoted in its
+   * place) has nobody a failover would promote, so a write there is as lasting as its append-only file.
+   */
+  #replicasWanted(key: string): number {
+    if (this.#replicas !== undefined) return this.#replicas;
+    return this.redis.isCluster ? Math.min(1, (this.redis.slots?.[calculateSlot(key)]?.length ?? 1) - 1) : 0;
+  }
+
+  /**
+   * Runs the commands `write` adds, then, when replicas are wanted, WAIT on the same connection;
+   * too few confirmations undo the write (`undo`, given the replies) and refuse. Answers the last reply of `write`.
+   */
+  async #replicated(key: string, write: (pipeline: RedisPipeline) => RedisPipeline, undo: (replies: unknown[]) => Promise<unknown> | null): Promise<unknown> {
+    const wanted = this.#replicasWanted(key);
+    const pipeline = write(this.redis.pipeline());
+    const results = (await (wanted ? pipeline.call('wait', wanted, this.#replicaWaitMs) : pipeline).exec()) ?? [];
+    const failed = results.find(([error]) => error)?.[0];
+    if (failed) throw failed;
+    const replies = results.map(([, reply]) => reply);
+    if (wanted && !(Number(replies.pop()) >= wanted)) {
+      await undo(replies)?.catch(() => {});
+      throw new StoreUnavailableError(`No Redis replica confirmed a claim within ${this.#replicaWaitMs} ms (WAIT ${wanted}): refused, so that a failover cannot give it back`);
+    }
+    return replies.at(-1);
   }
 
   async set(key: string, seconds: number, value: string) {
@@ -214,7 +274,10 @@ export class RedisStore implements VerifyStore {
 
   async take(key: string) {
     await this.#connected();
-    return (await this.redis.eval(TAKE, 1, this.#prefix + key)) as string | null;
+    const full = this.#prefix + key;
+    return (await this.#replicated(full, (pipeline) => pipeline.pttl(full).eval(TAKE, 1, full), ([pttl, value]) =>
+      typeof value === 'string' ? this.redis.set(full, value, 'PX', Math.max(1, Number(pttl))) : null,
+    )) as string | null;
   }
 
   async delete(key: string) {

@@ -28,6 +28,10 @@ export interface RedisClusterServer {
   onMasters(...command: string[]): Promise<string[]>;
   /** The port of the master that holds `key`'s slot. */
   masterOf(key: string): Promise<number>;
+  /** The port of the replica of the master on `port`. */
+  replicaOf(port: number): Promise<number>;
+  /** Stops a node's process (SIGSTOP) or lets it go on (SIGCONT): a replica that falls behind. */
+  pause(port: number, paused: boolean): void;
   /** Kills a node (SIGKILL), as a crash would. */
   kill(port: number): Promise<void>;
   /** Waits until every slot is served again, by a promoted replica where a master died. */
@@ -61,7 +65,7 @@ export async function startRedisCluster({ shards = 3, replicas = 1 } = {}): Prom
     ports.map(async (port) => {
       children.set(port, await spawnRedis(['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--dbfilename', `dump-${port}.rdb`, '--save', '',
         '--appendonly', 'yes', '--appendfsync', 'everysec', '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
-        '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000']));
+        '--repl-diskless-sync-delay', '0', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000']));
     }),
   );
   await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
@@ -85,11 +89,14 @@ export async function startRedisCluster({ shards = 3, replicas = 1 } = {}): Prom
     return nodes.split('\n').filter((l) => /\bmaster\b/.test(l) && !/\bfail\b/.test(l)).map((l) => Number(/:(\d+)@/.exec(l)![1]));
   };
   const onMasters = async (...command: string[]) => Promise.all((await masters()).map((port) => cli(port, ...command)));
+  // Every replica in sync before the cluster is handed over, as a failover test needs.
+  await until('every replica to sync', async () => (await onMasters('info', 'replication')).every((info) => (info.match(/^slave\d+:.*state=online/gm) ?? []).length >= replicas), 20_000, 100);
   const clients: Cluster[] = [];
   return {
     ports,
     client: () => {
-      const cluster = new Cluster([{ host: '127.0.0.1', port: ports[0]! }], REDIS_CLUSTER_OPTIONS);
+      // Every living node to start from: the first may have been killed.
+      const cluster = new Cluster(living().map((port) => ({ host: '127.0.0.1', port })), REDIS_CLUSTER_OPTIONS);
       // Refused commands while a master is down are the tests' subject, not noise.
       cluster.on('error', () => {});
       clients.push(cluster);
@@ -116,6 +123,14 @@ export async function startRedisCluster({ shards = 3, replicas = 1 } = {}): Prom
       if (!line) throw new Error(`no master holds slot ${slot}`);
       return Number(/:(\d+)@/.exec(line)![1]);
     },
+    async replicaOf(port) {
+      const lines = (await cli(living()[0]!, 'cluster', 'nodes')).split('\n');
+      const id = lines.find((l) => l.includes(`:${port}@`))!.split(' ')[0];
+      const replica = lines.find((l) => /\bslave\b/.test(l) && l.split(' ')[3] === id);
+      if (!replica) throw new Error(`the master on ${port} has no replica`);
+      return Number(/:(\d+)@/.exec(replica)![1]);
+    },
+    pause: (port, paused) => void children.get(port)!.kill(paused ? 'SIGSTOP' : 'SIGCONT'),
     kill: (port) => end(port, 'SIGKILL'),
     healthy,
     stop: async () => {
