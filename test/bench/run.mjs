@@ -26,6 +26,7 @@ console.log(execFileSync(process.execPath, [here('./handler-overhead.mjs'), '200
 
 console.log('\nShared stores (round trips per OTP flow, and the handler\'s CPU per request on each)');
 console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./stores.ts'), '2000'], { encoding: 'utf8' }).trim());
+console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./durable-objects.ts'), '4000'], { encoding: 'utf8' }).trim());
 
 console.log('\nHostile bodies (budget: other callers\' requests stay under 50 ms at p99 while they are refused)');
 console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500'], { encoding: 'utf8' }).trim());

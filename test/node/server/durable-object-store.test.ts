@@ -6,66 +6,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { VerifyStore } from '../../../src/server/index.js';
 import { KEY } from '../helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
-import { FLEET_LIMITS, fleetSuite, storeContract, type FleetInstance } from './store-suites.js';
-
-const COMPATIBILITY_DATE = '2025-09-01';
-
-/** A Worker's script as Wrangler would bundle it: one ES module, no Node built-in to lean on. */
-async function bundle(name: string): Promise<string> {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL(`./workers/${name}.js`, import.meta.url))],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser', 'import', 'default'],
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
-}
-
-interface WorkerFleet {
-  fetch(instance: number, path: string, init?: RequestInit): Promise<Response>;
-  /** workerd started again on the same options, as a deploy restarts every isolate and object; the objects' storage stays. */
-  restart(): Promise<void>;
-  dispose(): Promise<void>;
-}
-
-/** The store Worker and `count` handler Workers, each binding the store's Durable Objects. */
-async function startWorkers(count: number, serviceBaseUrl: string, prefix: string): Promise<WorkerFleet> {
-  const [store, handler] = await Promise.all([bundle('store-worker'), bundle('fleet-worker')]);
-  const names = Array.from({ length: count }, (_, i) => `instance${i}`);
-  const options = {
-    workers: [
-      { name: 'store', modules: true, script: store, compatibilityDate: COMPATIBILITY_DATE, durableObjects: { VERIFY_STORE: 'VerifyStoreObject' } },
-      ...names.map((name) => ({
-        name,
-        // dispatchFetch routes by host: http://instance<i>/ reaches that Worker.
-        routes: [`${name}/*`],
-        modules: true,
-        script: handler,
-        compatibilityDate: COMPATIBILITY_DATE,
-        bindings: { SERVICE_BASE_URL: serviceBaseUrl, SERVICE_API_KEY: KEY, RECEIPT_SECRET: SECRET, PREFIX: prefix, ORIGIN, LIMITS: JSON.stringify(FLEET_LIMITS) },
-        durableObjects: { VERIFY_STORE: { className: 'VerifyStoreObject', scriptName: 'store' } },
-      })),
-    ],
-  };
-  const mf = new Miniflare(options);
-  await mf.ready;
-  return {
-    fetch: async (instance, path, init) => (await mf.dispatchFetch(`http://instance${instance}${path}`, init as never)) as unknown as Response,
-    restart: () => mf.setOptions(options),
-    dispose: () => mf.dispose(),
-  };
-}
+import { fleetSuite, storeContract, type FleetInstance } from './store-suites.js';
+import { startWorkers, type WorkerFleet } from './workerd-fleet.js';
 
 /** A POST from the site's page. */
 const post = (body: object, session?: string): RequestInit => ({
@@ -131,6 +77,46 @@ describe('DurableObjectStore', () => {
       assert.equal(again.json.error?.code, 'rate_limited', JSON.stringify(again.json));
     } finally {
       await restarting.dispose();
+      await emu.close();
+    }
+  });
+
+  it('an outage of the Durable Objects (their fetch failing, or never answering): 503 within the store deadline, nothing sent or lost meanwhile, served again when they return', async () => {
+    const emu = await startEmulator({ apiKeys: [KEY] });
+    const down = await startWorkers(3, emu.baseUrl, 'outage:');
+    try {
+      const call = async (instance: number, route: string, body: object, session = 'outage') => {
+        const response = await down.fetch(instance, `/verify/${route}`, post(body, session));
+        return { status: response.status, json: await response.json() };
+      };
+      const redeem = async (instance: number, receipt: string) => (await down.fetch(instance, '/receipt', post({ receipt, session: 'outage' }))).json();
+      const outage = (mode: string) => Promise.all([0, 1, 2].map((i) => down.fetch(i, `/outage?mode=${mode}`)));
+      assert.equal((await call(0, 'send-otp', { method: 'email', email: 'used@example.com' })).status, 200);
+      const { receipt } = (await call(1, 'verify-otp', { email: 'used@example.com', otp: emu.state.outbox.list('used@example.com')[0]!.code })).json;
+      assert.equal(await redeem(2, receipt), 'accepted');
+      assert.equal((await call(0, 'send-otp', { method: 'email', email: 'pending@example.com' })).status, 200);
+      const sent = emu.state.outbox.list('new@example.com').length;
+      for (const mode of ['fail', 'hang']) {
+        await outage(mode);
+        const answers = [];
+        for (let i = 0; i < 6; i++) {
+          const asked = performance.now();
+          const answer = await call(i % 3, i % 2 ? 'send-otp' : 'verify-otp', i % 2 ? { method: 'email', email: 'new@example.com' } : { email: 'pending@example.com', otp: '000000' }, `s${i}`);
+          answers.push({ status: answer.status, ms: performance.now() - asked });
+        }
+        assert.notEqual(await redeem(0, receipt), 'accepted');
+        console.log(`Durable Objects ${mode === 'hang' ? 'never answering' : 'failing'}: ${answers.map((a) => `${a.status} in ${Math.round(a.ms)} ms`).join(', ')}`);
+        assert.deepEqual([...new Set(answers.map((a) => a.status))], [503]);
+        // A store call's deadline is 500 ms; the rest after it answers at once.
+        assert.ok(Math.max(...answers.map((a) => a.ms)) < 1500, JSON.stringify(answers));
+        await outage('');
+      }
+      assert.equal(emu.state.outbox.list('new@example.com').length, sent, 'nothing was sent while the store was down');
+      const verified = await call(2, 'verify-otp', { email: 'pending@example.com', otp: emu.state.outbox.list('pending@example.com')[0]!.code });
+      assert.equal(verified.status, 200, JSON.stringify(verified.json));
+      assert.deepEqual(await Promise.all([0, 1, 2].map((i) => redeem(i, receipt))), ['replayed', 'replayed', 'replayed']);
+    } finally {
+      await down.dispose();
       await emu.close();
     }
   });
