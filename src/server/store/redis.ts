@@ -240,12 +240,13 @@ export class RedisStore implements VerifyStore {
   }
 
   /**
-   * Runs the commands `write` adds, then, when replicas are wanted, WAIT on the same connection;
-   * too few confirmations undo the write (`undo`, given the replies) and refuse. Answers the last reply of `write`.
+   * Runs the commands `write` adds (told whether it will wait), then, when replicas are wanted, WAIT
+   * on the same connection; too few confirmations undo the write (`undo`, given the replies) and
+   * refuse. Answers the last reply of `write`.
    */
-  async #replicated(key: string, write: (pipeline: RedisPipeline) => RedisPipeline, undo: (replies: unknown[]) => Promise<unknown> | null): Promise<unknown> {
+  async #replicated(key: string, write: (pipeline: RedisPipeline, waits: boolean) => RedisPipeline, undo: (replies: unknown[]) => Promise<unknown> | null): Promise<unknown> {
     const wanted = this.#replicasWanted(key);
-    const pipeline = write(this.redis.pipeline());
+    const pipeline = write(this.redis.pipeline(), wanted > 0);
     const results = (await (wanted ? pipeline.call('wait', wanted, this.#replicaWaitMs) : pipeline).exec()) ?? [];
     const failed = results.find(([error]) => error)?.[0];
     if (failed) throw failed;
@@ -275,7 +276,7 @@ export class RedisStore implements VerifyStore {
   async take(key: string) {
     await this.#connected();
     const full = this.#prefix + key;
-    return (await this.#replicated(full, (pipeline) => pipeline.pttl(full).eval(TAKE, 1, full), ([pttl, value]) =>
+    return (await this.#replicated(full, (pipeline, waits) => (waits ? pipeline.pttl(full) : pipeline).eval(TAKE, 1, full), ([pttl, value]) =>
       typeof value === 'string' ? this.redis.set(full, value, 'PX', Math.max(1, Number(pttl))) : null,
     )) as string | null;
   }
