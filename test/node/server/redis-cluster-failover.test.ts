@@ -81,12 +81,15 @@ describe('a Redis Cluster failover right after a receipt is used and a code veri
         const replica = await cluster.replicaOf(doomed);
         cluster.pause(replica, true);
         await cli(doomed, 'client', 'kill', 'type', 'replica');
-        const resumed = new Promise((done) => setTimeout(() => done(cluster.pause(replica, false)), 300));
+        // With WAIT the answers wait for it; without, it stays stopped until the master is dead, however
+        // long the answers take on a loaded machine.
+        const resume = () => cluster.pause(replica, false);
+        const resumed = replicas === 0 ? null : setTimeout(resume, 300);
         const started = performance.now();
         const [used, verified] = await Promise.all([redeem(t.handlers[0]!, receipt), verify()]);
         const waited = performance.now() - started;
         await cluster.kill(doomed);
-        await resumed;
+        if (resumed === null) resume();
         assert.deepEqual([used, verified.status], ['accepted', 200], JSON.stringify(verified.json));
         await cluster.healthy();
 

@@ -50,7 +50,7 @@ describe('a store call\u2019s deadline and rest', () => {
     }));
     const times = answers.map((a) => (a as PromiseFulfilledResult<number>).value).sort((a, b) => a - b);
     // One probe waited for the deadline; nine were answered at once, without calling the store.
-    assert.ok(times[8]! < 50 && times[9]! >= 290, times.map(Math.round).join(', '));
+    assert.ok(times[8]! < 150 && times[9]! >= 290, times.map(Math.round).join(', '));
     assert.equal(state.calls, 2);
     assert.ok(performance.now() - started < 1000);
   });
