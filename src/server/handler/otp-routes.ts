@@ -10,7 +10,7 @@ import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, savePending } from './pending.js';
 import { countDestination } from './destinations.js';
 import { requireProof } from './friction/proof.js';
-import { GuessBudget } from './friction/guess-budget.js';
+import { GuessBudget, stepOn } from './friction/guess-budget.js';
 import { networkLevel, sendPressure, verifyPressure } from './friction/pressure.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
@@ -46,12 +46,10 @@ type GiveBack = () => Promise<unknown>;
  * Takes one of a budget (limits.sendsPer*): refused when none is left, told the minutes until one
  * comes back (a budget returns evenly over its window, not at its end). Answers how to give it back.
  */
-async function withinBudget(ctx: RequestContext, key: string, { max, windowSeconds }: Window): Promise<GiveBack> {
-  const { store } = ctx.options;
-  if (max === Infinity) return async () => {};
-  const { spent, retryAfter } = await store.spend(key, max, windowSeconds);
+async function withinBudget(ctx: RequestContext, key: string, window: Window): Promise<GiveBack> {
+  const { spent, retryAfter } = await stepOn(ctx, key, window);
   if (!spent) fail('rate_limited', TOO_MANY, { retryAfter });
-  return () => store.spend(key, max, windowSeconds, -1);
+  return () => stepOn(ctx, key, window, -1);
 }
 
 /** Counts one in a counter of `windowSeconds`; answers how to give it back. */

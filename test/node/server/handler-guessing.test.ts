@@ -134,6 +134,18 @@ for (const [backend, open] of backends) {
       }
     });
 
+    it('a budget the host sets to Infinity is never spent, on every store (no store call with a number its script cannot take)', async () => {
+      const t = await open({ limits: { resendCooldownSeconds: 0, wrongCodesPerIdentifier: { max: Infinity, windowSeconds: 3600 }, sendsPerIdentifierAllCallers: { max: Infinity, windowSeconds: 3600 } } });
+      try {
+        const as = { session: 'lenient', headers: { 'x-test-ip': '203.0.113.40' } };
+        assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM }, as)).status, 200);
+        const wrong = await t.call('verify-otp', { phone: VICTIM, otp: wrongFor(await codeSentTo(t.emu, VICTIM)) }, as);
+        assert.deepEqual([wrong.status, wrong.json.error.code], [422, 'wrong_code']);
+      } finally {
+        await t.close();
+      }
+    });
+
     it('the day has its own cap, and forty concurrent guesses at the edge of the budget check no more than it allows', async () => {
       const t = await open(
         { limits: { resendCooldownSeconds: 0, maxWrongCodes: 100, wrongCodesPerIdentifier: { max: 1000, windowSeconds: 3600 }, wrongCodesPerIdentifierPerDay: { max: 12, windowSeconds: 86_400 }, friction: { freeWrongCodesPerIdentifier: Infinity, freeWrongCodesPerNetwork: Infinity } } },

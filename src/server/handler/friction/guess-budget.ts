@@ -8,11 +8,21 @@ import type { OtpChannel } from '../../../core/protocol.js';
 import type { BudgetAnswer, BudgetStep } from '../../store/budget.js';
 import { keys } from '../../store/keys.js';
 import type { RequestContext } from '../context.js';
+import type { Window } from '../options.js';
 import { HandlerError } from '../errors.js';
 
 /** A counter's count; 0 for a key that is absent, or none (no network known). */
 export async function countOf(ctx: RequestContext, key: string | null): Promise<number> {
   return key ? Number(await ctx.options.store.get(key)) || 0 : 0;
+}
+
+/**
+ * One step on a budget of the host's limits (store.spend); a budget of `max: Infinity` is never
+ * spent and costs no store call (a store's scripts take finite numbers).
+ */
+export function stepOn(ctx: RequestContext, key: string, { max, windowSeconds }: Window, step: BudgetStep = 1): Promise<BudgetAnswer> {
+  if (max === Infinity) return Promise.resolve({ spent: true, used: 0, retryAfter: 0 });
+  return ctx.options.store.spend(key, max, windowSeconds, step);
 }
 
 export class GuessBudget {
@@ -35,19 +45,18 @@ export class GuessBudget {
     return new HandlerError('rate_limited', 'Too many wrong codes were tried for this number or email. Please wait before trying again.', { retryAfter });
   }
 
-  /** The hour's and the day's budgets, with their keys. */
-  #budgets() {
-    const { wrongCodesPerIdentifier: hour, wrongCodesPerIdentifierPerDay: day } = this.ctx.options.limits;
+  /** The hour's and the day's budgets, by key. */
+  #budgets(): [string, Window][] {
+    const { limits } = this.ctx.options;
     return [
-      { key: keys.guesses(this.id), ...hour },
-      { key: keys.guessesToday(this.id), ...day },
+      [keys.guesses(this.id), limits.wrongCodesPerIdentifier],
+      [keys.guessesToday(this.id), limits.wrongCodesPerIdentifierPerDay],
     ];
   }
 
-  /** One step on both budgets; refused when either is spent, with the longer wait. */
-  async #step(step: BudgetStep): Promise<BudgetAnswer[]> {
-    const { store } = this.ctx.options;
-    return Promise.all(this.#budgets().map(({ key, max, windowSeconds }) => store.spend(key, max, windowSeconds, step)));
+  /** One step on both budgets. */
+  #step(step: BudgetStep): Promise<BudgetAnswer[]> {
+    return Promise.all(this.#budgets().map(([key, window]) => stepOn(this.ctx, key, window, step)));
   }
 
   /** Wrong codes of this identifier's hour still in use; throws when its hour or day is spent. */
@@ -59,11 +68,10 @@ export class GuessBudget {
 
   /** Counts one check against the hour and the day before the service is asked; refused past either. */
   async spend(): Promise<void> {
-    const { store } = this.ctx.options;
     const answers = await this.#step(1);
     if (answers.every((answer) => answer.spent)) return;
     // Refused by one: the other's step is given back.
-    await Promise.all(this.#budgets().map(({ key, max, windowSeconds }, i) => (answers[i]!.spent ? store.spend(key, max, windowSeconds, -1) : null)));
+    await Promise.all(this.#budgets().map(([key, window], i) => (answers[i]!.spent ? stepOn(this.ctx, key, window, -1) : null)));
     throw this.#refusal(Math.max(...answers.map((answer) => answer.retryAfter)));
   }
 

@@ -6,7 +6,7 @@
 import { keys } from '../../store/keys.js';
 import type { RequestContext } from '../context.js';
 import type { Window } from '../options.js';
-import { countOf, type GuessBudget } from './guess-budget.js';
+import { countOf, stepOn, type GuessBudget } from './guess-budget.js';
 
 export interface Pressure {
   /** Past this, every request needs proof; 0 or less is free. */
@@ -39,8 +39,8 @@ export async function verifyPressure(ctx: RequestContext, budget: GuessBudget, s
 }
 
 /** How many of a budget are in use now; 0 for none (no address known). */
-async function usedOf(ctx: RequestContext, key: string | null, { max, windowSeconds }: Window): Promise<number> {
-  return key && max !== Infinity ? (await ctx.options.store.spend(key, max, windowSeconds, 0)).used : 0;
+async function usedOf(ctx: RequestContext, key: string | null, window: Window): Promise<number> {
+  return key ? (await stepOn(ctx, key, window, 0)).used : 0;
 }
 
 /** Levels a number's sends from one network add, with `sent` before this one: one more for each past its free share. */
