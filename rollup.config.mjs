@@ -108,6 +108,8 @@ export default [
   {
     input: { 'verify-widgets': 'src/cdn.ts' },
     output: { dir: 'dist/cdn', format: 'es' },
+    // The friction chunk imports from the file itself, rather than both from a third file.
+    preserveEntrySignatures: 'allow-extension',
     plugins: [nodeResolve({ browser: true }), ts('dist/cdn', false), literals(), terser({ format: { comments: false } })],
   },
   worklet('dist/cdn', [terser()]),

@@ -3,7 +3,6 @@
  * service shapes (demo/pages/emulator.md, live quirks), which a host in another language may forward, are read too.
  */
 import { VerifyRequestEvent } from '../events/request.js';
-import { VerifySessionTokenEvent } from '../events/session-token.js';
 import { deadline } from '../core/deadline.js';
 import type { AltchaChallenge } from '../core/proof-of-work.js';
 import { isErrorCode, LIVENESS_MOVES, OTP_CHANNELS, type LivenessMove, type OtpChannel, type ErrorBody, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
@@ -29,16 +28,6 @@ export type Caller = HTMLElement & { sessionToken?: SessionToken };
 export const isTokenRefusal = (error: unknown): error is HostError & { code: 'token_missing' | 'token_expired' | 'token_invalid' } =>
   error instanceof HostError && (error.code === 'token_missing' || error.code === 'token_expired' || error.code === 'token_invalid');
 
-/**
- * A fresh session token after the service refused one: the page's answer to `verify-session-token`,
- * else a token function's next value; null when neither gives one.
- */
-export async function freshSessionToken(element: Caller, reason: VerifySessionTokenEvent['detail']['reason'], signal: AbortSignal): Promise<string | null> {
-  const event = new VerifySessionTokenEvent({ reason, signal });
-  element.dispatchEvent(event);
-  const token = event.token ? await event.token : typeof element.sessionToken === 'function' ? await element.sessionToken() : null;
-  return typeof token === 'string' && token ? token : null;
-}
 /** A successful answer's body, before it is read as its route's response type. */
 type Answer = object;
 
