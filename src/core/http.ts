@@ -4,11 +4,23 @@
 export interface RequestInfo {
   /** The address of the peer that sent it (the socket's remote address), when the runtime knows it. */
   clientIp?: string | null;
+  /**
+   * The body as the runtime delivers it, read in place of `request.body` (which is then absent):
+   * toNodeListener passes Node's own stream, which costs less than a web stream around it. Its
+   * iterator's `return` stops reading without closing the connection.
+   */
+  body?: AsyncIterable<Uint8Array>;
   /** What a framework passes beside the request, ignored: `export const POST = handler` in Next.js passes `{ params }`. */
   [other: string]: unknown;
 }
 
-export type FetchHandler = (request: Request, info?: RequestInfo) => Promise<Response>;
+export type FetchHandler = ((request: Request, info?: RequestInfo) => Promise<Response>) & {
+  /**
+   * True when the handler reads the body from `info.body` when given: toNodeListener then passes a
+   * Request without one (a web stream costs more CPU than the handler's own checks of a send).
+   */
+  readonly bodyFromInfo?: boolean;
+};
 
 export class HttpError extends Error {
   constructor(
@@ -32,6 +44,8 @@ export function refuseDeclaredOver(request: Request, maxBytes: number): void {
 }
 
 export interface BodyLimits {
+  /** Where the bytes come from, when not from `request.body` (RequestInfo.body). */
+  source?: AsyncIterable<Uint8Array>;
   maxBytes: number;
   /** The whole body must have arrived by then (408), so a trickle holds nothing for long. */
   timeoutMs?: number;
@@ -44,11 +58,11 @@ export interface BodyLimits {
  * declared length first, then while streaming, so that a huge body is never buffered or parsed —
  * or its deadline, or (for JSON) its depth.
  */
-export async function readCappedText(request: Request, { maxBytes, timeoutMs, maxDepth }: BodyLimits): Promise<string> {
+export async function readCappedText(request: Request, { maxBytes, timeoutMs, maxDepth, source }: BodyLimits): Promise<string> {
   const tooLarge = () => new HttpError(413, `The request body must not exceed ${maxBytes} bytes.`);
   refuseDeclaredOver(request, maxBytes);
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+  const reader = source?.[Symbol.asyncIterator]() ?? (request.body && chunksOf(request.body));
+  if (!reader) return '';
   const depth = maxDepth === undefined ? null : new JsonDepth(maxDepth);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -58,7 +72,7 @@ export async function readCappedText(request: Request, { maxBytes, timeoutMs, ma
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), expired]);
+      const { done, value } = await Promise.race([reader.next(), expired]);
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) throw tooLarge();
@@ -66,7 +80,7 @@ export async function readCappedText(request: Request, { maxBytes, timeoutMs, ma
       chunks.push(value);
     }
   } catch (error) {
-    await reader.cancel().catch(() => {});
+    await reader.return?.()?.catch(() => {});
     throw error;
   } finally {
     clearTimeout(timer);
@@ -74,6 +88,15 @@ export async function readCappedText(request: Request, { maxBytes, timeoutMs, ma
   const bytes = new Uint8Array(total);
   chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
   return new TextDecoder().decode(bytes);
+}
+
+/** A web stream's chunks, as an iterator whose `return` cancels it (not every runtime's streams are iterable). */
+function chunksOf(stream: ReadableStream<Uint8Array>): AsyncIterator<Uint8Array> {
+  const reader = stream.getReader();
+  return {
+    next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+    return: async () => (await reader.cancel(), { done: true, value: undefined }),
+  };
 }
 
 /** The bodies here are flat objects: a little room, and no more, before depth is an attack. */

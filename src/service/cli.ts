@@ -5,6 +5,7 @@
  * flight finish within VERIFY_SHUTDOWN_SECONDS, and exits.
  */
 import { createServer, type ServerResponse } from 'node:http';
+import type { RequestInfo } from '../core/http.js';
 import { readFileSync } from 'node:fs';
 import { toNodeListener } from '../server/node/index.js';
 import { ConfigError, FIELDS, loadConfig, type ServiceConfig } from './config.js';
@@ -37,7 +38,8 @@ try {
 }
 
 const cdn = config.VERIFY_CDN_PATH ? cdnFiles(config.VERIFY_CDN_PATH) : null;
-const api = toNodeListener((request, info) => service.handle(request, { clientIp: info?.clientIp ?? null }));
+// The service reads bodies from Node's stream (RequestInfo.body), as the handler does.
+const api = toNodeListener(Object.assign((request: Request, info?: RequestInfo) => service.handle(request, { clientIp: null, ...info }), { bodyFromInfo: true }));
 let stopping = false;
 /** Answers being made: told at SIGTERM to close their connection, so a proxy does not reuse it. */
 const inFlight = new Set<ServerResponse>();

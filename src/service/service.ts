@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createNodeFetch, createVerifyHandler } from '../server/node/index.js';
 import { MemoryStore, REDIS_CLIENT_OPTIONS, RedisStore, ReceiptError, referenceCallbacks, sessionTokenAuth, type LogEntry, type VerifyHandlerOptions, type VerifyStore } from '../server/index.js';
-import { json, readJsonObject } from '../core/http.js';
+import { json, readJsonObject, type RequestInfo } from '../core/http.js';
 import type { OtpChannel } from '../core/protocol.js';
 import { ConfigError, OPTION_FIELDS, type ServiceConfig } from './config.js';
 import { createMetrics } from './metrics.js';
@@ -22,7 +22,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 
 export interface VerifyService {
   /** The whole service as one Fetch-API handler. */
-  handle(request: Request, info: { clientIp: string | null }): Promise<Response>;
+  handle(request: Request, info: RequestInfo): Promise<Response>;
   /** Answers /readyz 503 from now on, so the balancer stops sending here. */
   drain(): void;
   close(): Promise<void>;
@@ -89,12 +89,12 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
   const base = config.VERIFY_BASE_PATH === '/' ? '' : config.VERIFY_BASE_PATH;
   let draining = false;
 
-  async function redeem(request: Request): Promise<Response> {
+  async function redeem(request: Request, info: RequestInfo): Promise<Response> {
     const presented = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
     if (!timingSafeEqual(digest(presented), serverSecret)) return json({ error: { code: 'unauthorized', message: 'The server secret is required.' } }, 401);
     let receipt: unknown;
     try {
-      ({ receipt } = await readJsonObject(request, { maxBytes: 4096, timeoutMs: 10_000 }));
+      ({ receipt } = await readJsonObject(request, { maxBytes: 4096, timeoutMs: 10_000, source: info.body }));
     } catch {
       return json({ error: { code: 'receipt_invalid', message: 'Send {"receipt": "..."} as JSON.' } }, 400);
     }
@@ -124,7 +124,7 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
         return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
       }
       if (pathname === `${base}/receipts/redeem`) {
-        return request.method === 'POST' ? redeem(request) : json({ error: { code: 'invalid_input', message: 'Use POST for receipts/redeem.' } }, 405);
+        return request.method === 'POST' ? redeem(request, info) : json({ error: { code: 'invalid_input', message: 'Use POST for receipts/redeem.' } }, 405);
       }
       if (pathname === base || pathname.startsWith(`${base}/`)) return handler(request, info);
       return json({ error: { code: 'invalid_input', message: 'Not found.' } }, 404);

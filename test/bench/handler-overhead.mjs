@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The host handler's cost on loopback, beside a bare fetch proxy doing the least a server can
+// The host handler's cost on loopback, beside bare proxies (fetch, http.request) doing the least a server can
 // for the same send (bare-proxy.mjs), from the Node entry and from the runtime-neutral one. The
 // emulator and each server run in processes of their own (one core each); this one is the
 // client. send-otp by email (free) N times each way, one at a time (latency), then 16 at a time
@@ -10,7 +10,9 @@ import { KEY, startEmulatorAndHandler } from './processes.mjs';
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 300;
 const CONCURRENCY = 16;
-const { emulatorUrl, handlerUrl, bareProxyUrl, coreHandlerUrl, stop } = await startEmulatorAndHandler({ baselines: true });
+const { emulatorUrl, handlerUrl, bareProxyUrl, bareHttpProxyUrl, coreHandlerUrl, stop } = await startEmulatorAndHandler({ baselines: true });
+// The servers end with this process, however it ends (a failed request throws).
+process.on('exit', stop);
 
 let i = 0;
 const body = () => JSON.stringify({ method: 'email', email: `bench${i++ % 500}@example.com` });
@@ -54,6 +56,7 @@ async function measure(url) {
 const rows = [
   ['client -> emulator (direct)', await measure()],
   ['client -> bare fetch proxy -> emulator', await measure(bareProxyUrl)],
+  ['client -> bare http.request proxy -> emulator', await measure(bareHttpProxyUrl)],
   ['client -> handler (core: fetch, Web Crypto)', await measure(coreHandlerUrl)],
   ['client -> handler (Node entry) -> emulator', await measure(handlerUrl)],
 ];
@@ -62,13 +65,16 @@ const bare = rows[1][1].cpuPerRequest;
 const ms = (v) => v.toFixed(3).padStart(8);
 const cell = (v, width) => String(v ?? '').padStart(width);
 console.log(`Host handler on loopback: send-otp (email), ${N} requests per row, Node ${process.version}`);
-console.log(`| ${'measure'.padEnd(44)} | ${'p50 ms'.padStart(8)} | ${'p99 ms'.padStart(8)} | ${'req/s'.padStart(7)} | ${'CPU µs/req'.padStart(10)} | ${'× bare'.padStart(6)} |`);
-console.log(`|${'-'.repeat(46)}|${'-'.repeat(10)}|${'-'.repeat(10)}|${'-'.repeat(9)}|${'-'.repeat(12)}|${'-'.repeat(8)}|`);
+console.log(`| ${'measure'.padEnd(46)} | ${'p50 ms'.padStart(8)} | ${'p99 ms'.padStart(8)} | ${'req/s'.padStart(7)} | ${'CPU µs/req'.padStart(10)} | ${'× bare'.padStart(6)} |`);
+console.log(`|${'-'.repeat(48)}|${'-'.repeat(10)}|${'-'.repeat(10)}|${'-'.repeat(9)}|${'-'.repeat(12)}|${'-'.repeat(8)}|`);
 for (const [name, { times, rps, cpuPerRequest }] of rows) {
-  console.log(`| ${name.padEnd(44)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.99))} | ${cell(rps.toFixed(0), 7)} | ${cell(cpuPerRequest?.toFixed(0), 10)} | ${cell(cpuPerRequest && (cpuPerRequest / bare).toFixed(2), 6)} |`);
+  console.log(`| ${name.padEnd(46)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.99))} | ${cell(rps.toFixed(0), 7)} | ${cell(cpuPerRequest?.toFixed(0), 10)} | ${cell(cpuPerRequest && (cpuPerRequest / bare).toFixed(2), 6)} |`);
 }
-const own = rows[3][1].ownTimes;
-console.log(`| ${"handler's own work (its time less upstream)".padEnd(44)} | ${ms(quantile(own, 0.5))} | ${ms(quantile(own, 0.99))} | ${cell('', 7)} | ${cell('', 10)} | ${cell('', 6)} |`);
+const own = rows[4][1].ownTimes;
+const floor = rows[2][1];
+console.log(`| ${"handler's own work (its time less upstream)".padEnd(46)} | ${ms(quantile(own, 0.5))} | ${ms(quantile(own, 0.99))} | ${cell('', 7)} | ${cell('', 10)} | ${cell('', 6)} |`);
+const handler = rows[4][1];
+console.log(`Per core: the handler ${(1e6 / handler.cpuPerRequest).toFixed(0)} req/s, the bare http.request proxy ${(1e6 / floor.cpuPerRequest).toFixed(0)} (${(handler.cpuPerRequest / floor.cpuPerRequest).toFixed(2)}x its CPU per send), the bare fetch proxy ${(1e6 / bare).toFixed(0)}`);
 console.log(`(req/s and CPU: ${CONCURRENCY} in flight; each server is one Node process, so one core; CPU is the server process's user + system time)`);
 
-stop();
+process.exit(0);

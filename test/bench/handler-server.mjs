@@ -50,7 +50,7 @@ const handler = (core ? createCoreHandler : createVerifyHandler)({
     sendsPerSession: { max: 1e9, windowSeconds: 3600 },
     biometricAttempts: { max: 1e9, windowSeconds: 900 },
     // Thousands of sends from one address would be asked for proofs of work.
-    friction: { freeSendsPerIp: Infinity, freeSendsPerMinute: Infinity, freeSendsPerIdentifier: Infinity },
+    friction: { freeSendsPerIp: Infinity, freeSendsPerMinute: Infinity, freeSendsPerIdentifier: Infinity, freeSendsPerIdentifierPerNetwork: Infinity },
   },
   // The upstream call, timed.
   fetch: async (url, init) => {
@@ -69,7 +69,8 @@ const timed = async (request, info) => {
   own.push(performance.now() - start - upstreamMs);
   return response;
 };
-const listener = toNodeListener(timed);
+// The handler's own adapter contract kept through the timing wrapper: it reads the body from `info`.
+const listener = toNodeListener(Object.assign(timed, { bodyFromInfo: handler.bodyFromInfo }));
 const server = createServer((req, res) => {
   if (req.url !== '/__bench/stats') return listener(req, res);
   res.end(JSON.stringify({ own, ...cpu.take() }));

@@ -16,7 +16,7 @@ async function start(args, pattern) {
 }
 
 /**
- * Both started (after `npm run build`), the handler on `store` (see handler-server.mjs); with `baselines`, beside them a bare fetch proxy and the
+ * Both started (after `npm run build`), the handler on `store` (see handler-server.mjs); with `baselines`, beside them the bare proxies (fetch, http.request) and the
  * handler of the runtime-neutral entry (Node's fetch, Web Crypto). `stop()` ends them all.
  */
 /** The emulator, built, in a process of its own: its face model does not share the measured event loop. */
@@ -28,12 +28,17 @@ export async function startEmulatorAndHandler({ baselines = false, store = 'memo
   const emulator = await startEmulatorProcess();
   const handler = await start([here('./handler-server.mjs'), emulator.url, KEY, 'node', store], /handler (\S+)/);
   const others = baselines
-    ? { bare: await start([here('./bare-proxy.mjs'), emulator.url, KEY], /bare proxy (\S+)/), core: await start([here('./handler-server.mjs'), emulator.url, KEY, 'core'], /handler (\S+)/) }
+    ? {
+        bare: await start([here('./bare-proxy.mjs'), emulator.url, KEY, 'fetch'], /bare proxy (\S+)/),
+        bareHttp: await start([here('./bare-proxy.mjs'), emulator.url, KEY, 'http'], /bare proxy (\S+)/),
+        core: await start([here('./handler-server.mjs'), emulator.url, KEY, 'core'], /handler (\S+)/),
+      }
     : {};
   return {
     emulatorUrl: emulator.url,
     handlerUrl: handler.url,
     bareProxyUrl: others.bare?.url,
+    bareHttpProxyUrl: others.bareHttp?.url,
     coreHandlerUrl: others.core?.url,
     stop() {
       for (const started of [emulator, handler, ...Object.values(others)]) started.child.kill();

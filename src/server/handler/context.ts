@@ -58,7 +58,7 @@ export class RequestContext {
     if (!/^application\/json\b/i.test(this.request.headers.get('content-type') ?? '')) {
       fail('invalid_input', 'Send the request as application/json.', { status: 415 });
     }
-    const body = await readJsonObject(this.request, { maxBytes: this.maxBodyBytes, timeoutMs: this.options.limits.bodyReadSeconds * 1000 });
+    const body = await readJsonObject(this.request, { maxBytes: this.maxBodyBytes, timeoutMs: this.options.limits.bodyReadSeconds * 1000, source: this.info.body });
     // Whatever the browser adds (user_id, a reference sample, a chosen code) is refused, never passed on.
     const extra = Object.keys(body).find((key) => !allowed.includes(key));
     if (extra) fail('invalid_input', `The field ${extra} is not accepted here.`, { field: extra });

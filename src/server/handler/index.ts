@@ -62,6 +62,7 @@ export function createHandlerOn(runtime: Runtime, input: HandlerInput): VerifyHa
     return handler(request, info);
   };
   return Object.assign(handle, {
+    bodyFromInfo: true,
     verifyReceipt: async (token: unknown, expect?: Omit<VerifyReceiptOptions, 'secret' | 'store'>) => (await ready()).verifyReceipt(token, expect),
     readiness: async () => (await ready()).readiness(),
     balance: async () => (await ready()).balance(),
@@ -140,6 +141,7 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
   }
 
   return Object.assign(handle, {
+    bodyFromInfo: true,
     verifyReceipt: (token: unknown, expect: Omit<VerifyReceiptOptions, 'secret' | 'store'> = {}) =>
       verifyReceipt(token, { ...expect, secret: options.receiptSecret, store: options.store }),
     readiness: readinessCheck(options.store, () => upstream.balance()),

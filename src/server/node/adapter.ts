@@ -14,7 +14,9 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
       if (!res.writableFinished) controller.abort();
     });
     const body = alreadyRead(req) ?? requestBody(req);
-    handler(toRequest(req, controller.signal, body.stream), { clientIp: req.socket.remoteAddress ?? null })
+    // A handler that reads `info.body` gets the body there, with no web stream around it.
+    const info = handler.bodyFromInfo ? { body: body.chunks() } : null;
+    handler(toRequest(req, controller.signal, info ? undefined : body.stream()), { clientIp: req.socket.remoteAddress ?? null, ...info })
       .then((response) => {
         // Answered before the body was read (refused early): the rest is read and dropped, so that
         // the next request on this kept-alive connection is parsed from where it starts.
@@ -34,19 +36,33 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
  * The body a framework's parser already read (Express's `express.json()` mounted first leaves the
  * stream ended and the value in `req.body`), as the bytes the handler would have read.
  */
-function alreadyRead(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; drain(): void } | null {
+/** A request's body, read one way: as a web stream, or as chunks (the lighter). */
+interface Body {
+  stream(): ReadableStream<Uint8Array>;
+  chunks(): AsyncIterable<Uint8Array>;
+  drain(): void;
+}
+
+function alreadyRead(req: IncomingMessage): Body | null {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   if (!req.readableEnded || parsed === undefined) return null;
   const bytes = parsed instanceof Uint8Array ? parsed : new TextEncoder().encode(typeof parsed === 'string' ? parsed : JSON.stringify(parsed));
   // The length sent no longer describes these bytes; the handler caps what it reads itself.
   delete req.headers['content-length'];
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
+  const stream = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+  return {
+    stream,
+    chunks: async function* () {
+      yield bytes;
     },
-  });
-  return { stream, drain() {} };
+    drain() {},
+  };
 }
 
 /** Past this much unread body, an early answer closes the connection rather than read it all. */
@@ -57,7 +73,7 @@ const DRAIN_LIMIT = 16 * 1024 * 1024;
  * socket being destroyed under a kept-alive connection, and that `drain` empties when the handler
  * is done with it.
  */
-function requestBody(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; drain(): void } {
+function requestBody(req: IncomingMessage): Body {
   let dropping = false;
   let dropped = 0;
   const drop = (chunk: Buffer) => {
@@ -68,27 +84,44 @@ function requestBody(req: IncomingMessage): { stream: ReadableStream<Uint8Array>
     if (dropping || req.complete) return;
     dropping = true;
     req.removeAllListeners('data');
+    req.removeAllListeners('readable');
     req.on('data', drop);
-    req.resume();
+    // After Node has seen an iterator's 'readable' listener go (it looks on the next tick), or it stays paused.
+    process.nextTick(() => req.resume());
   };
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on('data', (chunk: Buffer) => {
-        controller.enqueue(new Uint8Array(chunk));
-        if ((controller.desiredSize ?? 0) <= 0) req.pause();
-      });
-      req.on('end', () => !dropping && controller.close());
-      req.on('error', (error) => !dropping && controller.error(error));
+  const stream = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.on('end', () => !dropping && controller.close());
+        req.on('error', (error) => !dropping && controller.error(error));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel: drain,
+    });
+  // Node's own iterator, stopped without destroying the request (and the socket with it): the rest
+  // drains, and a read left waiting (a trickle past its deadline) ends as the body does.
+  const chunks = () => ({
+    [Symbol.asyncIterator]: () => {
+      const iterator = req.iterator({ destroyOnReturn: false });
+      return {
+        next: () => iterator.next(),
+        return: () => {
+          drain();
+          return Promise.resolve({ done: true as const, value: undefined });
+        },
+      };
     },
-    pull() {
-      req.resume();
-    },
-    cancel: drain,
   });
-  return { stream, drain };
+  return { stream, chunks, drain };
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array>): Request {
+function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | undefined): Request {
   const host = req.headers.host ?? 'localhost';
   // Behind Express, `originalUrl` keeps the mount path that `url` has lost.
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
@@ -97,7 +130,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStre
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const hasBody = body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
   return new Request(`http://${host}${path}`, {
     method: req.method,
     headers,
@@ -115,6 +148,12 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
+  // A JSON answer (every one of the handler's) is small: sent whole, in one write.
+  if (response.body && /json/i.test(response.headers.get('content-type') ?? '')) {
+    const bytes = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...headers, 'content-length': String(bytes.byteLength) });
+    return void res.end(bytes);
+  }
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
