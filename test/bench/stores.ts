@@ -18,12 +18,18 @@ const redis = await startRedis();
 const gateway = await startUpstashGateway(redis.port);
 const emu = await startEmulator({ apiKeys: ['bench-key'] });
 
-/** An ioredis client that counts the commands it sends: one round trip each (scripts run inside Redis). */
+/**
+ * An ioredis client that counts its writes to the socket: one round trip each, whether it carries
+ * one command or a pipeline of those sent together (auto-pipelining); scripts run inside Redis.
+ */
 let redisSent = 0;
 function countingRedis(): Redis {
   const client = new Redis({ port: redis.port, host: '127.0.0.1', ...REDIS_CLIENT_OPTIONS });
-  const send = client.sendCommand.bind(client);
-  client.sendCommand = (...args: Parameters<Redis['sendCommand']>) => (redisSent++, send(...args));
+  client.on('connect', () => {
+    const stream = (client as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+    const write = stream.write.bind(stream);
+    stream.write = (...args) => (redisSent++, write(...args));
+  });
   return client;
 }
 

@@ -52,6 +52,19 @@ async function withinBudget(ctx: RequestContext, key: string, window: Window): P
   return () => stepOn(ctx, key, window, -1);
 }
 
+/**
+ * Steps taken at once (one round trip), all or none: when one refuses, the others are given back
+ * and its refusal thrown, as if it had been asked first; else each is pushed to `spent`.
+ */
+async function spendAll(spent: GiveBack[], steps: (Promise<GiveBack> | null | '')[]): Promise<void> {
+  const answers = await Promise.allSettled(steps.map((step) => step || null));
+  const taken = answers.flatMap((answer) => (answer.status === 'fulfilled' && answer.value ? [answer.value] : []));
+  const refused = answers.find((answer) => answer.status === 'rejected');
+  if (!refused) return void spent.push(...taken);
+  await Promise.all(taken.map((giveBack) => giveBack()));
+  throw refused.reason;
+}
+
 /** Counts one in a counter of `windowSeconds`; answers how to give it back. */
 async function counted(ctx: RequestContext, key: string, windowSeconds: number): Promise<{ count: number; giveBack: GiveBack }> {
   const { store } = ctx.options;
@@ -89,10 +102,10 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const challenge = keys.code(session, id);
 
   // Within this session's cooldown: a live code goes back to entering it (a second tab, a reload).
-  const waiting = limits.resendCooldownSeconds > 0 ? await store.claim(cooldownKey, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 };
+  // The code's channel is read at once, in the same round trip: the answer here, or what a refused send restores.
+  const [waiting, previous] = await Promise.all([limits.resendCooldownSeconds > 0 ? store.claim(cooldownKey, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 }, store.get(challenge)]);
   if (!waiting.claimed) {
-    const sentBy = await store.get(challenge);
-    if (sentBy !== null) return json(sendAnswer(deps, sentBy as OtpChannel, identifier, waiting.ttl, true));
+    if (previous !== null) return json(sendAnswer(deps, previous as OtpChannel, identifier, waiting.ttl, true));
     fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: waiting.ttl });
   }
   const spent: GiveBack[] = [];
@@ -102,23 +115,27 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     // Under pressure, proof first: a request refused for want of it has spent nothing.
     const budget = new GuessBudget(ctx, identifier, id, network);
     const pressure = await sendPressure(ctx, budget, { session: sessionKey, sessionToIdentifier, identifier: keys.sendsTo(id), ip: ipKey, network: networkKey }, `send:${session}:${id}`);
+    // Refused by a cap it read full: nothing is spent, and the wait is told.
+    if (pressure.cannotPass) fail('rate_limited', TOO_MANY, { retryAfter: pressure.cannotPass });
     await requireProof(ctx, body, pressure);
-    spent.push(await withinBudget(ctx, sessionKey, limits.sendsPerSession));
-    if (ipKey) spent.push(await withinBudget(ctx, ipKey, limits.sendsPerIp));
-    spent.push(await withinBudget(ctx, sessionToIdentifier, limits.sendsPerIdentifier));
+    // The caller's own budgets at once (one round trip): whichever refuses, none of them is anyone else's.
+    await spendAll(spent, [withinBudget(ctx, sessionKey, limits.sendsPerSession), ipKey && withinBudget(ctx, ipKey, limits.sendsPerIp), withinBudget(ctx, sessionToIdentifier, limits.sendsPerIdentifier)]);
     // A network's share of the number's sends, before the ceiling over all: past it, each more from
     // there needs a harder proof. Counted, then checked, so that a crowd asking at once, which all
     // read the same count, cannot all pass for the price of the first.
-    if (networkKey && !pressure.cannotPass) {
+    if (networkKey) {
       const { count, giveBack } = await counted(ctx, networkKey, limits.sendsPerIdentifierAllCallers.windowSeconds);
       spent.push(giveBack);
       const level = pressure.level - pressure.network + networkLevel(ctx, count - 1);
       // The proof carried (if any) was claimed above, or is too easy: this asks for a harder one.
       if (level > pressure.level) await requireProof(ctx, {}, { level, scope: pressure.scope });
     }
-    spent.push(await withinBudget(ctx, keys.sendsTo(id), limits.sendsPerIdentifierAllCallers));
-    if (method !== 'email') spent.push(...(await countDestination(ctx, identifier)).map((key) => () => store.decrement(key)));
-    spent.push((await counted(ctx, keys.sendsOnSite(), 60)).giveBack);
+    // Then, together, the number's ceiling over all callers and the counts of where codes go.
+    await spendAll(spent, [
+      withinBudget(ctx, keys.sendsTo(id), limits.sendsPerIdentifierAllCallers),
+      method === 'email' ? null : countDestination(ctx, identifier).then((keys) => () => Promise.all(keys.map((key) => store.decrement(key)))),
+      counted(ctx, keys.sendsOnSite(), 60).then(({ giveBack }) => giveBack),
+    ]);
   } catch (error) {
     // Refused by a cap: the cooldown just claimed stands for no send. Asked for proof: nothing is spent.
     await store.delete(cooldownKey);
@@ -127,10 +144,8 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   }
 
   // Recorded before the send, so that a code delivered after a timeout can still be entered.
-  const previous = await store.get(challenge);
-  await store.set(challenge, limits.challengeSeconds, method);
   const startedAt = Date.now();
-  await savePending(ctx, session, { method, identifier, sentAt: startedAt });
+  await Promise.all([store.set(challenge, limits.challengeSeconds, method), savePending(ctx, session, { method, identifier, sentAt: startedAt })]);
   const fallbackEmail = method === 'email' ? null : await options.getFallbackEmail?.(await ctx.user(), ctx.request);
   try {
     await deps.upstream.sendOtp(
@@ -187,10 +202,14 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   // Only an identifier this session asked a code for can be verified; the answer is the same as
   // for an expired code, so it tells nothing about other people's codes.
   const challenge = keys.code(session, id);
-  if ((await store.get(challenge)) === null) fail('code_expired', 'This code has expired. Please request a new one.');
   const attempts = keys.codeAttempts(session, id);
   const budget = new GuessBudget(ctx, identifier, id, await ctx.wideNetworkKey());
-  await requireProof(ctx, body, await verifyPressure(ctx, budget, `verify:${session}:${id}`, attempts));
+  // Read together (one round trip); the missing code is told first.
+  const [live, pressure] = await Promise.allSettled([store.get(challenge), verifyPressure(ctx, budget, `verify:${session}:${id}`, attempts)]);
+  if (live.status === 'rejected') throw live.reason;
+  if (live.value === null) fail('code_expired', 'This code has expired. Please request a new one.');
+  if (pressure.status === 'rejected') throw pressure.reason;
+  await requireProof(ctx, body, pressure.value);
   // Counted before asking the service, so parallel guesses cannot slip past the caps: this code's, then the number's.
   const { count } = await store.increment(attempts, limits.challengeSeconds);
   const attemptsLeft = Math.max(0, limits.maxWrongCodes - count);
@@ -218,12 +237,10 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   // Using the challenge up is the one atomic step: of concurrent right answers, one gets a receipt,
   // even from a service that would accept a code twice. At once, before a concurrent loser's
   // "already used" from the service deletes it.
-  const taken = await store.take(challenge);
-  // Only wrong codes count against the number.
-  await budget.giveBack();
+  // Only wrong codes count against the number. What follows the take goes with it (one round trip):
+  // when a concurrent winner took the code first, it has cleared the same keys.
+  const [taken] = await Promise.all([store.take(challenge), budget.giveBack(), store.delete(attempts), clearPending(ctx, session)]);
   if (taken === null) fail('code_expired', 'This code has expired. Please request a new one.');
-  await store.delete(attempts);
-  await clearPending(ctx, session);
   deps.learnCodeLength(otp.length);
   const user = await ctx.user();
   if (user) await recordProof(ctx, user);

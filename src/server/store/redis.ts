@@ -25,6 +25,8 @@ export const REDIS_CLIENT_OPTIONS = {
   commandTimeout: 400,
   // Tried again at least twice a second, so service resumes within a second of Redis coming back.
   retryStrategy: (times: number) => Math.min(times * 100, 500),
+  // The commands a request sends together (its reads, the steps it takes at once) go in one write: one round trip.
+  enableAutoPipelining: true,
 } satisfies RedisOptions;
 
 /**
@@ -35,6 +37,8 @@ export const REDIS_CLIENT_OPTIONS = {
  */
 export const REDIS_CLUSTER_OPTIONS = {
   enableOfflineQueue: false,
+  // As above: a request's commands to one master go in one write.
+  enableAutoPipelining: true,
   retryDelayOnFailover: 0,
   retryDelayOnClusterDown: 0,
   slotsRefreshInterval: 1000,

@@ -38,9 +38,10 @@ export async function verifyPressure(ctx: RequestContext, budget: GuessBudget, s
   return { level: level > 0 ? level + own : 0, scope };
 }
 
-/** How many of a budget are in use now; 0 for none (no address known). */
-async function usedOf(ctx: RequestContext, key: string | null, window: Window): Promise<number> {
-  return key ? (await stepOn(ctx, key, window, 0)).used : 0;
+/** How much of a budget is in use now, and when it is full, the seconds until one is back; none in use for no key (no address known). */
+async function usedOf(ctx: RequestContext, key: string | null, window: Window): Promise<{ used: number; full: number }> {
+  const answer = key ? await stepOn(ctx, key, window, 0) : null;
+  return { used: answer?.used ?? 0, full: answer && !answer.spent ? answer.retryAfter : 0 };
 }
 
 /** Levels a number's sends from one network add, with `sent` before this one: one more for each past its free share. */
@@ -51,14 +52,14 @@ export const networkLevel = (ctx: RequestContext, sent: number) => excess(sent, 
  * from the caller's network past its free share, the caller's address past half its cap, sends over
  * the site in the last minute, and guesses at the identifier. Throws when its guess budget is spent:
  * a code nobody may check is not worth paying for. `network` is the network's part of the level;
- * `cannotPass`, that a cap will refuse the send whatever is paid.
+ * `cannotPass`, when a cap will refuse the send whatever is paid, the seconds until it would not (else 0).
  */
 export async function sendPressure(
   ctx: RequestContext,
   budget: GuessBudget,
   counters: { session: string; sessionToIdentifier: string; identifier: string; ip: string | null; network: string | null },
   scope: string,
-): Promise<Pressure & { network: number; cannotPass: boolean }> {
+): Promise<Pressure & { network: number; cannotPass: number }> {
   const { limits } = ctx.options;
   const { friction } = limits;
   const [guesses, fromSession, fromSessionToNumber, toNumber, fromIp, fromNetwork, onSite] = await Promise.all([
@@ -71,14 +72,14 @@ export async function sendPressure(
     countOf(ctx, keys.sendsOnSite()),
   ]);
   // A caller past its own caps, or a number at its ceiling, is refused by them: no work for a request that cannot pass.
-  const full = [fromSession >= limits.sendsPerSession.max, fromSessionToNumber >= limits.sendsPerIdentifier.max, fromIp >= limits.sendsPerIp.max, toNumber >= limits.sendsPerIdentifierAllCallers.max];
-  if (full.some(Boolean)) return { level: 0, scope, network: 0, cannotPass: true };
+  const cannotPass = Math.max(fromSession.full, fromSessionToNumber.full, fromIp.full, toNumber.full);
+  if (cannotPass) return { level: 0, scope, network: 0, cannotPass };
   const network = networkLevel(ctx, fromNetwork);
   const level =
-    excess(toNumber, friction.freeSendsPerIdentifier, 2) +
+    excess(toNumber.used, friction.freeSendsPerIdentifier, 2) +
     network +
-    excess(fromIp, friction.freeSendsPerIp, 5) +
+    excess(fromIp.used, friction.freeSendsPerIp, 5) +
     excess(onSite, friction.freeSendsPerMinute, friction.freeSendsPerMinute) +
     excess(guesses, friction.freeWrongCodesPerIdentifier, 3);
-  return { level, scope, network, cannotPass: false };
+  return { level, scope, network, cannotPass: 0 };
 }
