@@ -1,0 +1,81 @@
+/**
+ * Issue 45, item 1: a route's store round trips are pinned, so that none grows unnoticed. The store
+ * here answers as a pipelining client over a network does (ioredis with auto-pipelining, Upstash's
+ * client): what a request issues before any answer comes back travels together, as one round trip,
+ * answered after every pending microtask has run. Sequential steps (one waiting on another's
+ * answer) are so many round trips. The same figures on Redis and Upstash: npm run bench:stores.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore, type VerifyStore } from '../../../src/server/index.js';
+import { codeSentTo, setup } from './handler-setup.js';
+
+/** A MemoryStore behind a pipelining link: counts the batches it is sent (round trips) and the operations. */
+class PipelinedStore {
+  trips = 0;
+  ops = 0;
+  #batch: (() => void)[] | null = null;
+  readonly store: VerifyStore;
+  constructor(inner: VerifyStore = new MemoryStore()) {
+    this.store = new Proxy(inner, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          this.ops++;
+          if (!this.#batch) {
+            this.trips++;
+            const batch: (() => void)[] = (this.#batch = []);
+            // Sent once the request's synchronous work and microtasks are done, answered together.
+            setImmediate(() => {
+              this.#batch = null;
+              for (const run of batch) run();
+            });
+          }
+          return new Promise((resolve, reject) => this.#batch!.push(() => (value.apply(target, args) as Promise<unknown>).then(resolve, reject)));
+        };
+      },
+    });
+  }
+  take(): { ops: number; trips: number } {
+    const counts = { ops: this.ops, trips: this.trips };
+    this.ops = this.trips = 0;
+    return counts;
+  }
+}
+
+describe('store round trips per route (a pipelining store)', () => {
+  const link = new PipelinedStore();
+  let t: Awaited<ReturnType<typeof setup>>;
+  before(async () => {
+    t = await setup({ store: link.store, allowedChannels: ['email', 'sms'], limits: { resendCooldownSeconds: 30, sendsPerSession: { max: 3, windowSeconds: 600 } } });
+  });
+  after(() => t.close());
+
+  it('an OTP flow: send 8, verify 4, the receipt 1; a send refused by its session cap 3', async () => {
+    const email = 'trips@example.com';
+    const options = { session: 'trips' };
+    await t.call('config', undefined, options);
+    link.take();
+    const sent = await t.call('send-otp', { method: 'email', email }, options);
+    assert.equal(sent.status, 200, JSON.stringify(sent.json));
+    const send = link.take();
+    const verified = await t.call('verify-otp', { email, otp: await codeSentTo(t.emu, email) }, options);
+    assert.equal(verified.status, 200, JSON.stringify(verified.json));
+    const verify = link.take();
+    await t.handler.verifyReceipt(verified.json.receipt, { session: 'trips' });
+    const receipt = link.take();
+    // A session past its cap (3 sends in 10 minutes here): what each refusal costs.
+    const flood = { session: 'trips-flood' };
+    for (let i = 0; i < 3; i++) assert.equal((await t.call('send-otp', { method: 'email', email: `f${i}@example.com` }, flood)).status, 200);
+    link.take();
+    const refusedAnswer = await t.call('send-otp', { method: 'email', email: 'f9@example.com' }, flood);
+    assert.equal(refusedAnswer.status, 429);
+    const refused = link.take();
+    assert.deepEqual(
+      { send: send.trips, verify: verify.trips, receipt: receipt.trips, refused: refused.trips },
+      { send: 8, verify: 4, receipt: 1, refused: 3 },
+      `operations: send ${send.ops}, verify ${verify.ops}, receipt ${receipt.ops}, refused ${refused.ops}`,
+    );
+  });
+});
