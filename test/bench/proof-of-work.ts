@@ -48,5 +48,5 @@ try {
   console.log(`Whole flows at the hardest level, counters drawn as the handler draws them (sent; verified): ${flows.map((f) => `${seconds(f.sentMs)}; ${seconds(f.totalMs)} s`).join(' | ')}`);
 } finally {
   await close();
-  site.close();
+  await site.close();
 }

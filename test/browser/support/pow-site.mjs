@@ -83,7 +83,7 @@ export function powSiteMiddleware(context, next) {
   });
 }
 
-/** The pow site on a plain Node server, with the built files it loads from /dist/: `{ origin, close }`. */
+/** The pow site on a plain Node server, with the built files it loads from /dist/: `{ origin, close }` (close ends its emulator). */
 export function servePowSite() {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const server = createServer((req, res) => {
@@ -94,5 +94,12 @@ export function servePowSite() {
       createReadStream(file).pipe(res);
     });
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ origin: `http://127.0.0.1:${server.address().port}`, close: () => server.close() })));
+  // Closing it closes the emulator too, so that the process that served it can end.
+  const close = async () => {
+    server.close();
+    await (await emulator)?.close();
+    emulator = undefined;
+    sites.clear();
+  };
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ origin: `http://127.0.0.1:${server.address().port}`, close })));
 }

@@ -25,7 +25,7 @@ describe('a proof of work in the widget', () => {
       assert.deepEqual(await page.evaluate('window.cspViolations'), []);
     } finally {
       await close();
-      site.close();
+      await site.close();
     }
   });
 });
