@@ -18,8 +18,11 @@ export class StaleAnswer extends Error {
 
 type Host = ReactiveControllerHost & Prover & { endpoint: string; requestTimeout: number };
 
-/** The friction code, fetched once, on the first answer that needs it. */
-const friction = () => import('./friction.js');
+/**
+ * The friction code, fetched on the first answer that needs it. A fetch that fails (the network
+ * dropped in the middle) fails the call as the network would, which the person can try again.
+ */
+const friction = () => import('./friction.js').catch(() => Promise.reject(new HostError('upstream_unavailable', 'network', 0)));
 
 /** A handler asks again after a proof it finds too weak (pressure rose meanwhile): at most this many proofs per call. */
 const MAX_PROOFS = 3;
