@@ -27,6 +27,9 @@ const compressed = (bytes) => ({
   brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
 });
 
+/** Files each compressed alone, as each is sent, and their sizes summed. */
+const summed = (files) => files.map(compressed).reduce((a, b) => ({ min: a.min + b.min, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { min: 0, gzip: 0, brotli: 0 });
+
 /** Bundles `source` as an entry in `dir`, minified for browsers, as every figure here is measured; `more` adds esbuild options. */
 const browserBuild = (dir, source, more = {}) =>
   build({
@@ -53,7 +56,7 @@ async function bundle(dir, source, external = []) {
   const outputs = Object.entries(metafile.outputs).filter(([path]) => path.endsWith('.js'));
   const initial = new Set([outputs.find(([, output]) => output.entryPoint)[0]]);
   for (const path of initial) for (const { path: next, kind } of metafile.outputs[path].imports) if (kind === 'import-statement' && !next.startsWith('lit') && contents[next]) initial.add(next);
-  const sum = (paths) => paths.map((path) => compressed(contents[path])).reduce((a, b) => ({ min: a.min + b.min, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { min: 0, gzip: 0, brotli: 0 });
+  const sum = (paths) => summed(paths.map((path) => contents[path]));
   return { ...sum([...initial]), lazy: sum(outputs.map(([path]) => path).filter((path) => !initial.has(path))) };
 }
 
@@ -73,7 +76,7 @@ function cdnFile() {
   const initial = new Set(['verify-widgets.js']);
   for (const file of initial) for (const next of imported(file, /(?:^|[;}])\s*import\s*(?:[^'"()]*?from\s*)?["']\.\/([^"']+)["']/g)) initial.add(next);
   const lazy = [...initial].flatMap((file) => imported(file, /import\(\s*["']\.\/([^"']+)["']\s*\)/g)).filter((file) => !initial.has(file));
-  const sum = (files) => files.map((file) => compressed(readFileSync(join(dir, file)))).reduce((a, b) => ({ min: a.min + b.min, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { min: 0, gzip: 0, brotli: 0 });
+  const sum = (files) => summed(files.map((file) => readFileSync(join(dir, file))));
   return { ...sum([...initial]), lazy: sum([...new Set(lazy)]) };
 }
 

@@ -130,3 +130,9 @@ export async function solveNatively(challenge: Challenge): Promise<{ solution: S
   const solution = (await solveChallenge({ challenge, deriveKey }))!;
   return { solution, altcha: altchaPayload(challenge, solution) };
 }
+
+/** Listens on a free loopback port; answers the server's origin. */
+export async function listen(server: import('node:http').Server): Promise<string> {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+}

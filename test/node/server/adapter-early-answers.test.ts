@@ -7,11 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { createVerifyHandler } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { cameraCapture, KEY } from '../helpers.js';
+import { cameraCapture, KEY, listen } from '../helpers.js';
 import { SECRET, setup } from './handler-setup.js';
 
 interface Answer {
@@ -49,8 +48,7 @@ describe('8. early answers over one kept-alive connection', () => {
     emu = await startEmulator({ apiKeys: [KEY] });
     const handler = createVerifyHandler({ baseUrl: emu.baseUrl, apiKey: KEY, basePath: '/v', receiptSecret: SECRET, allowedCountries: ['SA'], getUser: (request) => (request.headers.get('cookie') ? 'u' : null), getSessionId: () => 's', getReference: () => null, saveReference: () => {}, facesFromUnprovenPhotos: true });
     server = createServer(toNodeListener(handler));
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listen(server);
   });
   after(async () => {
     agent.destroy();

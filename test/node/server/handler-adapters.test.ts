@@ -1,18 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 // The Node entry's handler: its calls to the service go through createNodeFetch.
 import { createVerifyHandler, toNodeListener } from '../../../src/server/node/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { KEY } from '../helpers.js';
+import { KEY, listen } from '../helpers.js';
 import { SECRET } from './handler-setup.js';
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 describe('handler adapters', () => {
   let emu: RunningEmulator;

@@ -7,11 +7,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createVerifyHandler } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/node/index.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { KEY } from '../helpers.js';
+import { KEY, listen } from '../helpers.js';
 import { SECRET } from './handler-setup.js';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -46,8 +45,7 @@ describe('the handler reads its body from Node\u2019s stream', () => {
     const handler = createVerifyHandler({ baseUrl: emu.baseUrl, apiKey: KEY, basePath: '/v', receiptSecret: SECRET, allowedChannels: ['email'], getUser: () => null, getSessionId: () => 's', limits: { bodyReadSeconds: 1 } });
     assert.equal(handler.bodyFromInfo, true);
     server = createServer(toNodeListener(handler));
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listen(server);
   });
   after(async () => {
     agent.destroy();
@@ -69,9 +67,9 @@ describe('the handler reads its body from Node\u2019s stream', () => {
 
   it('a Fetch handler that does not read info.body gets the body in its Request', async () => {
     const plain = createServer(toNodeListener(async (request, info) => Response.json({ body: await request.text(), inInfo: info?.body !== undefined })));
-    await new Promise<void>((done) => plain.listen(0, '127.0.0.1', done));
+    const plainOrigin = await listen(plain);
     try {
-      const answer = await post(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`, ['{"a":', '1}'], 10);
+      const answer = await post(`${plainOrigin}/`, ['{"a":', '1}'], 10);
       assert.deepEqual(JSON.parse(answer.text), { body: '{"a":1}', inInfo: false });
     } finally {
       plain.close();
