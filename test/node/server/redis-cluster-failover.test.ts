@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import calculateSlot from 'cluster-key-slot';
 import { RedisStore } from '../../../src/server/index.js';
 import { until } from '../helpers.js';
-import { codeSentTo, setup } from './handler-setup.js';
+import { codeSentTo, MANY_FROM_ONE_ADDRESS, setup } from './handler-setup.js';
 import { cli, startRedisCluster, type RedisClusterServer } from './redis-cluster.js';
 import { redeem } from './store-suites.js';
 
@@ -44,7 +44,7 @@ describe('a Redis Cluster failover right after a receipt is used and a code veri
       const prefix = `durable${replicas ?? ''}:`;
       const client = cluster.client();
       const store = new RedisStore(client, { prefix, replicaWaitMs: 2000, ...(replicas === undefined ? {} : { replicas }) });
-      const t = await setup({ store, storeTimeoutMs: 3000, fetch: lenient, limits: { resendCooldownSeconds: 0 } }, {}, 3);
+      const t = await setup({ store, storeTimeoutMs: 3000, fetch: lenient, limits: { resendCooldownSeconds: 0, ...MANY_FROM_ONE_ADDRESS } }, {}, 3);
       try {
         // The master to kill: one that has a replica to promote.
         let doomed = 0;

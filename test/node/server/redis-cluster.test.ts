@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { Cluster } from 'ioredis';
 import { RedisStore } from '../../../src/server/index.js';
 import { until } from '../helpers.js';
-import { codeSentTo, setup } from './handler-setup.js';
+import { codeSentTo, MANY_FROM_ONE_ADDRESS, setup } from './handler-setup.js';
 import { cli, startRedisCluster, type RedisClusterServer } from './redis-cluster.js';
 import { fleetFlows, redeem, storeContract } from './store-suites.js';
 
@@ -49,7 +49,7 @@ describe('RedisStore on a Redis Cluster', () => {
   });
 
   it('a master killed mid-flow: fast 503s until its replica serves, then the code sent before verifies, and a receipt used before stays used', async () => {
-    const t = await setup({ store: new RedisStore(cluster.client(), { prefix: 'failover:' }), limits: { resendCooldownSeconds: 0 } }, {}, 2);
+    const t = await setup({ store: new RedisStore(cluster.client(), { prefix: 'failover:' }), limits: { resendCooldownSeconds: 0, ...MANY_FROM_ONE_ADDRESS } }, {}, 2);
     try {
       // Before: a code sent that the person has not typed yet, on the master that will die...
       assert.equal((await t.call('send-otp', { method: 'email', email: 'pending@example.com' }, { session: 'pending' })).status, 200);
