@@ -124,8 +124,8 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
     case 'done':
       return state.step === 'uploading' ? { step: 'success' } : state;
     case 'failed':
-      // The challenge itself may be refused or lost on its way.
-      if (state.step === 'challenge') return liveFailed(event);
+      // The challenge itself may be refused or lost on its way, and so may the camera's code.
+      if (state.step === 'challenge' || state.step === 'permission') return liveFailed(event);
       if (state.step !== 'uploading') return state;
       return uploadFailed(state, event);
     case 'retry':

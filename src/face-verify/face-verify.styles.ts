@@ -22,7 +22,8 @@ export const styles = [
     video {
       transform: scaleX(-1);
     }
-    .guide {
+    .guide,
+    .arrow {
       position: absolute;
       inset: 0;
       inline-size: 100%;
@@ -55,10 +56,6 @@ export const styles = [
     }
     /* Physical directions: the preview is a mirror, so the person's left is the screen's left in every language. */
     .arrow {
-      position: absolute;
-      inset: 0;
-      inline-size: 100%;
-      block-size: 100%;
       fill: none;
       stroke: #fff;
       stroke-width: 5;

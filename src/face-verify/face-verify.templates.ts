@@ -12,7 +12,8 @@ import type { FaceStrings } from '../translations/en/face.js';
 export interface FaceView extends SampleView {
   readonly t: FaceStrings;
   readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
-  readonly camera: { readonly nextCamera: string | null };
+  /** The camera step's code, once the person has started (capture.ts). */
+  readonly tools: { readonly camera: { readonly nextCamera: string | null }; readonly arrows: Record<LivenessMove, string> } | null;
   readonly config?: ConfigResponse;
   /** The picture under review, as the shutter drew it. */
   readonly photo: HTMLCanvasElement | null;
@@ -34,19 +35,6 @@ function stage(good: boolean, extra: TemplateResult | typeof nothing = nothing) 
 }
 
 /**
- * Each movement's arrow, drawn on the mirrored preview: the person's own left is on the screen's
- * left there, whatever the page's direction, so the arrows are physical, never flipped for
- * right-to-left text (the words say "your left").
- */
-const ARROWS: Record<LivenessMove, string> = {
-  left: 'M66 50H34M46 38L34 50L46 62',
-  right: 'M34 50H66M54 38L66 50L54 62',
-  up: 'M50 64V30M38 42L50 30L62 42',
-  down: 'M50 30V64M38 52L50 64L62 52',
-  closer: 'M38 38L26 26M26 36V26H36M62 38L74 26M64 26H74V36M38 62L26 74M26 64V74H36M62 62L74 74M74 64V74H64',
-};
-
-/**
  * The camera's steps, preview and challenge, in one template, so that the video element and its
  * stream stay as they are when the movements begin.
  */
@@ -61,7 +49,8 @@ function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challen
   const { t } = v;
   const taken = state.live?.frames.length ?? 0;
   const move = taken > 0 ? state.live!.moves[taken - 1]! : null;
-  const arrow = move ? html`<svg part="arrow" class="arrow ${move}" viewBox="0 0 100 100" aria-hidden="true"><path d=${ARROWS[move]}></path></svg>` : nothing;
+  const path = move && v.tools?.arrows[move];
+  const arrow = path ? html`<svg part="arrow" class="arrow ${move}" viewBox="0 0 100 100" aria-hidden="true"><path d=${path}></path></svg>` : nothing;
   const number = new Intl.NumberFormat(v.language);
   const progress = state.live
     ? html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(taken + 1), total: number.format(state.live.moves.length + 1) })}</p>`
@@ -101,9 +90,10 @@ export function renderFaceStep(v: FaceView): TemplateResult {
       // No verdict before a frame has been measured (the detector may still be loading).
       const problem = state.problems?.[0];
       const verdict = state.problems === null ? '' : problem ? 'warn' : 'good';
+      const next = v.tools?.camera.nextCamera;
       const actions = html`<div class="actions">
         <button part="button submit shutter" class="primary" type="button" @click=${() => void v.capture()}>${t.takePhoto}</button>
-        ${v.camera.nextCamera !== null ? html`<button part="button switch" class="secondary" type="button" @click=${() => void v.openCamera(v.camera.nextCamera)}>${t.switchCamera}</button>` : nothing}
+        ${next ? html`<button part="button switch" class="secondary" type="button" @click=${() => void v.openCamera(next)}>${t.switchCamera}</button>` : nothing}
       </div>`;
       return camera(v, t.previewHeading, verdict === 'good', nothing, problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting, verdict, actions);
     }

@@ -1,17 +1,14 @@
 import type { PropertyValues, PropertyDeclarations } from 'lit';
-import { CameraController } from './camera-controller.js';
-import { DeviceError } from '../internal/device-controller.js';
-import type { CameraFailure } from '../core/protocol.js';
+import type { CaptureTools } from './capture.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
-import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
+import { onDemand } from '../internal/on-demand.js';
+import type { FaceDetectorLike } from './face-detector.js';
 import { filesAllowed, initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState, type FaceStep } from './face-verify.flow.js';
 import { styles } from './face-verify.styles.js';
 import { renderFaceStep, type FaceView } from './face-verify.templates.js';
-import { FrameSampler } from './frame-sampler.js';
 import type { QualityProblem } from './frame-quality.js';
-import { snapshot } from './snapshot.js';
-import { runChallenge, type ChallengeHost } from './live-challenge.js';
+import type { ChallengeHost } from './live-challenge.js';
 import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
 
 /**
@@ -77,27 +74,31 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   maxSide = 640;
   /** Turn off capturing by itself when the quality holds; the shutter always works. */
   manual = false;
-  /** A face detector for the quality gate; the browser's FaceDetector by default, where there is one. */
-  detector: FaceDetectorLike | null = browserFaceDetector();
+  /** A face detector for the quality gate; when undefined, the browser's FaceDetector where there is one; null for none. */
+  detector: FaceDetectorLike | null | undefined = undefined;
 
-  /** @internal */
-  readonly camera = new CameraController(this, () => this.flow.send({ type: 'released' }));
-  protected readonly sampler: FrameSampler = new FrameSampler(this, {
-    video: () => this.renderRoot.querySelector('video'),
-    detector: () => this.detector,
-    active: () => this.step === 'preview',
-    measured: (problems) => this.#measured(problems),
+  /** @internal The camera step's code: the camera, the sampler, the shutter, once the person has started. */
+  tools: CaptureTools | null = null;
+  /** That code (capture.ts), fetched on the first start or file. */
+  readonly #loadTools = onDemand(async (): Promise<CaptureTools> => {
+    const tools = (await import('./capture.js')).captureTools(this, () => this.flow.send({ type: 'released' }), {
+      video: () => this.renderRoot.querySelector('video'),
+      detector: () => this.detector,
+      active: () => this.step === 'preview',
+      measured: (problems) => this.#measured(problems),
+    });
+    return (this.tools = tools);
   });
   /** @internal */
   readonly flow = new FlowController<FaceState, FaceEvent>(this, transitionFace, initialFaceState, {
     enter: {
       permission: () => void this.openCamera(null),
-      preview: () => this.sampler.start(),
-      challenge: () => void runChallenge(this.#live),
+      preview: () => void this.#loadTools().then(({ sampler }) => sampler.start()),
+      challenge: () => void this.#loadTools().then(({ runChallenge }) => runChallenge(this.#live)),
       uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames } : image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }, source),
     },
     // The camera is only on while the person is framing the photo or following the movements.
-    change: ({ step }) => void (['permission', 'preview', 'challenge'].includes(step) || this.camera.stop()),
+    change: ({ step }) => void (['permission', 'preview', 'challenge'].includes(step) || this.tools?.camera.stop()),
   });
   /** @internal */
   photo: HTMLCanvasElement | null = null;
@@ -112,20 +113,25 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     const video = this.renderRoot.querySelector('video');
-    if (video && this.camera.stream && video.srcObject !== this.camera.stream) {
-      video.srcObject = this.camera.stream;
+    const stream = this.tools?.camera.stream;
+    if (video && stream && video.srcObject !== stream) {
+      video.srcObject = stream;
       void video.play().catch(() => {});
     }
   }
 
   /** @internal Opens the camera (the default one, or the one named), or tells why it cannot. */
   async openCamera(deviceId: string | null): Promise<void> {
+    let tools: CaptureTools | undefined;
     try {
-      await this.camera.open(deviceId);
+      tools = await this.#loadTools();
+      await tools.camera.open(deviceId);
       this.flow.send({ type: 'granted' });
     } catch (error) {
       if (!this.isConnected) return;
-      const reason = error instanceof DeviceError ? (error.reason as CameraFailure) : 'unsupported';
+      // The camera's code could not be fetched: the person tries again.
+      if (!tools) return this.reportLiveFailure(error);
+      const reason = tools.failure(error);
       this.flow.send({ type: 'camera-failed', reason, filesAllowed: filesAllowed(this.config, this.mode) });
       this.reportDeviceFailure(reason);
     }
@@ -153,8 +159,8 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
     if (this.step !== 'preview' || !video?.videoWidth) return;
     // Where the host checks faces live, the framed face starts the movements instead of a photo.
     if (this.config?.liveness) return this.flow.send({ type: 'live' });
-    const shot = await snapshot(video, { maxSide: this.maxSide });
-    this.photo = forReview(shot.canvas);
+    const shot = await (await this.#loadTools()).shoot(video, this.maxSide);
+    this.photo = shot.canvas;
     this.flow.send({ type: 'capture', image: shot.base64, source: 'camera' });
   }
 
@@ -165,15 +171,10 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
       this.flow.send({ type: 'file-refused' });
       return this.announce(this.t.error_bad_file);
     }
-    const shot = await snapshot(bitmap, { maxSide: this.maxSide });
-    this.photo = forReview(shot.canvas);
+    const tools = await this.#loadTools().catch((error) => void this.reportLiveFailure(error));
+    if (!tools) return;
+    const shot = await tools.shoot(bitmap, this.maxSide);
+    this.photo = shot.canvas;
     this.flow.send({ type: 'capture', image: shot.base64, source: 'file' });
   }
-}
-
-/** The shutter's canvas, shown in the review step as a picture the photo's heading already names. */
-function forReview(canvas: HTMLCanvasElement): HTMLCanvasElement {
-  canvas.setAttribute('part', 'photo');
-  canvas.setAttribute('aria-hidden', 'true');
-  return canvas;
 }

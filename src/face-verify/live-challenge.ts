@@ -4,7 +4,6 @@
  * end. No detector is needed: the host judges the frames. A camera lost or a step left ends it.
  */
 import type { LivenessChallenge, LivenessMove } from '../core/protocol.js';
-import { StaleAnswer } from '../internal/request-controller.js';
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { snapshot } from './snapshot.js';
 
@@ -17,7 +16,7 @@ export interface ChallengeHost {
   video(): HTMLVideoElement | null;
   /** Says the instruction in the live region. */
   instruct(move: LivenessMove | null): void;
-  /** The host refused or lost the challenge. */
+  /** The host refused or lost the challenge (or the call was left: a StaleAnswer, which the element drops). */
   failed(error: unknown): void;
 }
 
@@ -28,8 +27,7 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
   try {
     challenge = await host.requests.call('liveness-challenge', {});
   } catch (error) {
-    if (!(error instanceof StaleAnswer)) host.failed(error);
-    return;
+    return host.failed(error);
   }
   host.flow.send({ type: 'challenge', nonce: challenge.nonce, moves: challenge.moves });
   for (const move of [null, ...challenge.moves]) {

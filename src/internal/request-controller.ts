@@ -10,6 +10,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { callHost, HostError, isTokenRefusal } from './host-api.js';
 import type { Prover } from './friction.js';
+import { onDemand } from './on-demand.js';
 import type { Route, Routes } from '../core/protocol.js';
 
 export class StaleAnswer extends Error {
@@ -18,11 +19,8 @@ export class StaleAnswer extends Error {
 
 type Host = ReactiveControllerHost & Prover & { endpoint: string; requestTimeout: number };
 
-/**
- * The friction code, fetched on the first answer that needs it. A fetch that fails (the network
- * dropped in the middle) fails the call as the network would, which the person can try again.
- */
-const friction = () => import('./friction.js').catch(() => Promise.reject(new HostError('upstream_unavailable', 'network', 0)));
+/** The friction code, fetched on the first answer that needs it. */
+const friction = onDemand(() => import('./friction.js'));
 
 /** A handler asks again after a proof it finds too weak (pressure rose meanwhile): at most this many proofs per call. */
 const MAX_PROOFS = 3;

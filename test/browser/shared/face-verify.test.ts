@@ -129,7 +129,7 @@ describe('<face-verify>', () => {
     const element = await faceFixture('manual');
     faceButton(element, 'submit').click();
     await untilFaceStep(element, 'preview');
-    const tracks = (element as unknown as { camera: { stream: MediaStream } }).camera.stream.getTracks();
+    const tracks = (element as unknown as { tools: { camera: { stream: MediaStream } } }).tools.camera.stream.getTracks();
     Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
     Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });

@@ -51,7 +51,7 @@ const BASE = ['src/internal/verify-element.ts', 'src/internal/host-api.ts'];
 // and verify-otp), and for a fresh session token on every route.
 const COMPONENTS = {
   'otp-verify': { files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/otp-verify.templates.ts', 'src/internal/friction.ts', ...BASE], flow: 'src/otp-verify/otp-verify.flow.ts', also: [] },
-  'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...BASE], flow: 'src/face-verify/face-verify.flow.ts', also: ['verify-session-token'] },
+  'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/face-verify/capture.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...BASE], flow: 'src/face-verify/face-verify.flow.ts', also: ['verify-session-token'] },
   'voice-verify': { files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/voice-verify.templates.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...BASE], flow: 'src/voice-verify/voice-verify.flow.ts', also: ['verify-session-token'] },
 };
 

@@ -133,6 +133,12 @@ describe('<face-verify> flow', () => {
       assert.deepEqual(transitionFace(challenged(), { type: 'challenge', nonce: 'other', moves: ['down', 'right'] }), challenged());
     });
 
+    it('the camera step, its code not fetched (the network dropped), offers another try, which opens the camera again', () => {
+      const state = run({ type: 'start' }, { type: 'failed', code: 'upstream_unavailable' });
+      assert.deepEqual(state, { step: 'failure', reason: 'upstream_unavailable', retryAfter: undefined, canRetry: true, canUpload: false });
+      assert.equal(transitionFace(state, { type: 'retry' }).step, 'permission');
+    });
+
     it('with no camera, no file is offered where the host wants a live face', () => {
       const state = run({ type: 'start' }, { type: 'camera-failed', reason: 'no-camera', filesAllowed: false });
       assert.deepEqual(state, { step: 'failure', reason: 'no-camera', canRetry: true, canUpload: false });
