@@ -72,7 +72,9 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
     case 'done':
       return state.step === 'uploading' ? { step: 'success' } : state;
     case 'failed':
-      return state.step === 'uploading' ? uploadFailed(state.audio, event) : state;
+      if (state.step === 'uploading') return uploadFailed(state.audio, event);
+      // The microphone's code could not be fetched (the network dropped): another try fetches it again.
+      return state.step === 'permission' ? { step: 'failure', reason: event.code, retryAfter: event.retryAfter, canRetry: true } : state;
     case 'retry':
       if (state.step !== 'failure' || !state.canRetry) return state;
       return state.kept ? { step: 'uploading', audio: state.kept } : { step: 'permission' };

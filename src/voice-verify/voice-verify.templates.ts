@@ -5,7 +5,6 @@ import { failureHeading, failureText } from '../internal/failure-text.js';
 import { format, formatSeconds } from '../internal/localize.js';
 import { accountActions, otherWayButton } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
-import { OUTPUT_RATE } from './voice-frames.js';
 import type { VoiceEvent, VoiceState } from './voice-verify.flow.js';
 import type { VoiceStrings } from '../translations/en/voice.js';
 
@@ -17,8 +16,12 @@ export interface VoiceView extends SampleView {
   readonly prompt: string;
   readonly freshDigits: string;
   readonly maxDuration: number;
-  readonly recorder: { readonly levels: number[]; readonly elapsed: number; readonly samples: Float32Array<ArrayBuffer> | null; stop(): void };
-  readonly playback: { readonly playing: boolean; toggle(samples: Float32Array<ArrayBuffer> | null, sampleRate: number): void };
+  /** The recorder and the playback, once the person has started (the steps that show them come after). */
+  readonly tools: {
+    readonly recorder: { readonly levels: number[]; readonly elapsed: number; stop(): void };
+    readonly playback: { readonly playing: boolean };
+    togglePlayback(): void;
+  } | null;
 }
 
 /** A fresh random prompt: digits in groups of four, easy to read aloud. */
@@ -31,7 +34,7 @@ export function randomDigits(count: number): string {
 const METER_FLOOR_DB = -60;
 
 function meter(v: VoiceView) {
-  const { levels } = v.recorder;
+  const levels = v.tools?.recorder.levels ?? [];
   const current = levels.at(-1) ?? -Infinity;
   const shown = Number.isFinite(current) ? Math.max(METER_FLOOR_DB, Math.round(current)) : METER_FLOOR_DB;
   // Bars grow from the middle, like a voice's outline; clipping shows in the error color.
@@ -55,7 +58,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
   const { t } = v;
   const { state } = v.flow;
   const send = (event: VoiceEvent) => () => v.flow.send(event);
-  const remaining = Math.max(0, v.maxDuration - v.recorder.elapsed);
+  const remaining = Math.max(0, v.maxDuration - (v.tools?.recorder.elapsed ?? 0));
   const title = v.mode === 'enroll' ? t.voiceEnrollHeading : t.voiceHeading;
   switch (state.step) {
     case 'priming':
@@ -80,10 +83,11 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
           <span>${format(t.timeLeft, { time: formatSeconds(Math.ceil(remaining), v.language) })}</span>
         </div>
         <p part="feedback" class="feedback ${state.warning ? 'warn' : ''}">${state.warning ? t[`voice_${state.warning}`] : t.listening}</p>
-        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${() => v.recorder.stop()}>${t.stop}</button></div>`;
+        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${() => v.tools?.recorder.stop()}>${t.stop}</button></div>`;
     case 'review': {
       const problem = state.problems[0];
-      const play = html`<button part="button play" class="secondary" type="button" aria-pressed=${v.playback.playing} @click=${() => v.playback.toggle(v.recorder.samples, OUTPUT_RATE)}>${v.playback.playing ? t.stopPlaying : t.play}</button>`;
+      const playing = v.tools?.playback.playing ?? false;
+      const play = html`<button part="button play" class="secondary" type="button" aria-pressed=${playing} @click=${() => v.tools?.togglePlayback()}>${playing ? t.stopPlaying : t.play}</button>`;
       return problem
         ? html`${v.heading(t.reviewVoiceProblem)}
             <p part="error" class="error">${t[`voice_${problem}`]}</p>

@@ -1,11 +1,9 @@
 import type { PropertyDeclarations } from 'lit';
-import { DeviceError } from '../internal/device-controller.js';
 import type { MicrophoneFailure } from '../core/protocol.js';
-import { MicrophoneController } from './microphone-controller.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
-import { PlaybackController } from './playback-controller.js';
-import { RecordingController } from './recording-controller.js';
+import { onDemand } from '../internal/on-demand.js';
+import type { RecordingTools } from './recording-tools.js';
 import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState, type VoiceStep } from './voice-verify.flow.js';
 import { styles } from './voice-verify.styles.js';
 import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.templates.js';
@@ -95,22 +93,23 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
   /** Where the recorder worklet is served, for bundlers that move it; beside this module by default. */
   workletUrl: string = new URL('./recorder.worklet.js', import.meta.url).href;
 
-  /** @internal */
-  readonly microphone = new MicrophoneController(this, () => this.flow.send({ type: 'released' }));
-  /** @internal */
-  readonly playback = new PlaybackController(this);
-  /** @internal */
-  readonly recorder = new RecordingController(this, this.microphone, {
-    workletUrl: () => this.workletUrl,
-    maxDuration: () => this.maxDuration,
-    minSpeech: () => this.minSpeech,
-    recording: () => this.step === 'recording',
-    warning: (problem) => this.flow.send({ type: 'warning', problem }),
-    recorded: (result) => {
-      this.flow.send({ type: 'recorded', ...result });
-      if (result.problems[0]) this.announce(this.t[`voice_${result.problems[0]}`]);
-    },
-    unsupported: () => this.#microphoneFailed('unsupported'),
+  /** @internal The microphone, the recorder and the playback, once the person has started. */
+  tools: RecordingTools | null = null;
+  /** Their code (recording-tools.ts), fetched on the first start. */
+  readonly #loadTools = onDemand(async () => {
+    this.tools = (await import('./recording-tools.js')).recordingTools(this, () => this.flow.send({ type: 'released' }), {
+      workletUrl: () => this.workletUrl,
+      maxDuration: () => this.maxDuration,
+      minSpeech: () => this.minSpeech,
+      recording: () => this.step === 'recording',
+      warning: (problem) => this.flow.send({ type: 'warning', problem }),
+      recorded: (result) => {
+        this.flow.send({ type: 'recorded', ...result });
+        if (result.problems[0]) this.announce(this.t[`voice_${result.problems[0]}`]);
+      },
+      unsupported: () => this.#microphoneFailed('unsupported'),
+    });
+    return this.tools;
   });
   /** @internal The digits to read when no prompt is set: fresh for each recording, so that a recording of an earlier one does not fit. */
   freshDigits = '';
@@ -119,7 +118,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
     enter: {
       permission: () => void this.#openMicrophone(),
       ready: () => (this.freshDigits = randomDigits(this.digits)),
-      recording: () => void this.recorder.start(),
+      recording: () => void this.tools?.recorder.start(),
       uploading: (state) => void this.upload(state.audio, { verified: this.t.voiceVerified, enrolled: this.t.voiceEnrolled }),
     },
     change: (state, before) => {
@@ -127,8 +126,8 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
         this.announce(this.t[`voice_${state.warning}`]);
       }
       // The microphone is only on from the prompt to the end of the recording.
-      if (state.step !== 'permission' && state.step !== 'ready' && state.step !== 'recording') this.microphone.stop();
-      if (state.step !== 'review') this.playback.stop();
+      if (state.step !== 'permission' && state.step !== 'ready' && state.step !== 'recording') this.tools?.microphone.stop();
+      if (state.step !== 'review') this.tools?.playback.stop();
     },
   });
 
@@ -137,11 +136,15 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
   }
 
   async #openMicrophone(): Promise<void> {
+    let tools: RecordingTools | undefined;
     try {
-      await this.microphone.open({ echoCancellation: this.echoCancellation, noiseSuppression: this.noiseSuppression, autoGainControl: this.autoGainControl });
+      tools = await this.#loadTools();
+      await tools.microphone.open({ echoCancellation: this.echoCancellation, noiseSuppression: this.noiseSuppression, autoGainControl: this.autoGainControl });
       this.flow.send({ type: 'granted' });
     } catch (error) {
-      this.#microphoneFailed(error instanceof DeviceError ? (error.reason as MicrophoneFailure) : 'unsupported');
+      // The microphone's code could not be fetched: the person tries again.
+      if (!tools) return void (this.isConnected && this.reportLiveFailure(error));
+      this.#microphoneFailed(tools.failure(error));
     }
   }
 

@@ -5,7 +5,7 @@ import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
 import { restoreGetUserMedia } from '../support/media.js';
 
 /** What the element holds, for tests: its microphone controller. */
-const microphoneOf = (element: VoiceVerify) => (element as unknown as { microphone: { stream: MediaStream | null; context: AudioContext | null } }).microphone;
+const microphoneOf = (element: VoiceVerify) => (element as unknown as { tools: { microphone: { stream: MediaStream | null; context: AudioContext | null } } }).tools.microphone;
 
 describe('<voice-verify>', function () {
   this.timeout(40_000);

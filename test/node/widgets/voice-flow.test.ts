@@ -62,4 +62,10 @@ describe('<voice-verify> flow', () => {
     const review = recorded();
     assert.equal(transitionVoice(review, { type: 'released' }), review);
   });
+
+  it('the recording steps, their code not fetched (the network dropped), offer another try, which asks for the microphone again', () => {
+    const state = run({ type: 'start' }, { type: 'failed', code: 'upstream_unavailable' });
+    assert.deepEqual(state, { step: 'failure', reason: 'upstream_unavailable', retryAfter: undefined, canRetry: true });
+    assert.equal(transitionVoice(state, { type: 'retry' }).step, 'permission');
+  });
 });

@@ -39,7 +39,7 @@ async function visit(removeWhileRecording: boolean): Promise<void> {
   await untilVoiceStep(element, 'recording');
   if (removeWhileRecording) {
     // A second and a half of the take heard, and still recording: removed mid-take.
-    const heard = () => (element as unknown as { recorder: { elapsed: number } }).recorder.elapsed;
+    const heard = () => (element as unknown as { tools: { recorder: { elapsed: number } } }).tools.recorder.elapsed;
     await until(() => heard() >= 1.5, () => `${heard()} s heard`);
     expect(element.step, 'removed while recording').to.equal('recording');
   } else await untilVoiceStep(element, 'review', 20_000);
