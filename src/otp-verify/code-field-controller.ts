@@ -34,6 +34,8 @@ export interface CodeFieldEvents {
   incomplete(): void;
   /** Whether the code step is showing, where the field belongs in the light DOM. */
   shown(): boolean;
+  /** Digits in a complete code, as the handler said; null when unknown (4 to 8 then, and no auto-submit). */
+  length(): number | null;
   /** The field's accessible name, the words for an incomplete code, and the host's problem with it, in the widget's language. */
   words(): { label: string; incomplete: string; problem: string | null };
 }
@@ -42,7 +44,6 @@ export class CodeFieldController implements ReactiveController {
   readonly input: HTMLInputElement;
   /** The field's error, in the light DOM so that the input can point at it; the element slots it. */
   readonly message: HTMLElement;
-  #length: number | null = null;
   /** The value as last accepted, so an input event can tell what it inserted. */
   #accepted = '';
   /** The code the host refused; entering anything starts a new code, and it is never sent again unasked. */
@@ -72,24 +73,19 @@ export class CodeFieldController implements ReactiveController {
 
   /** Fills the field with the code in `text` (WebOTP, a reset), with no auto-submit. */
   set value(text: string) {
-    const code = findCode(text, this.#length) ?? digitsOf(text).slice(0, this.#max);
+    const code = findCode(text, this.length) ?? digitsOf(text).slice(0, this.#max);
     this.#refused = null;
     this.#accept(code, code.length, false);
   }
 
-  /** Digits in a complete code; null when unknown (4 to 8 then, and no auto-submit). */
-  set length(length: number | null) {
-    this.#length = length;
-    this.input.pattern = length ? `[0-9]{${length}}` : `[0-9]{4,${MAX_CODE_LENGTH}}`;
-  }
-
+  /** Digits in a complete code; null when unknown. */
   get length(): number | null {
-    return this.#length;
+    return this.on.length();
   }
 
   get complete(): boolean {
     const n = this.value.length;
-    return this.#length ? n === this.#length : n >= 4;
+    return this.length ? n === this.length : n >= 4;
   }
 
   /** The caret or selection while the field has focus, for the boxes; null without focus. */
@@ -133,6 +129,8 @@ export class CodeFieldController implements ReactiveController {
   hostUpdate(): void {
     if (!this.on.shown()) return;
     this.attach();
+    const { length } = this;
+    this.input.pattern = length ? `[0-9]{${length}}` : `[0-9]{4,${MAX_CODE_LENGTH}}`;
     const words = this.on.words();
     this.#error = this.#incomplete !== null && this.#incomplete === this.value ? words.incomplete : words.problem;
     this.#describe(words.label, this.#error);
@@ -188,7 +186,7 @@ export class CodeFieldController implements ReactiveController {
   }
 
   get #max(): number {
-    return this.#length ?? MAX_CODE_LENGTH;
+    return this.length ?? MAX_CODE_LENGTH;
   }
 
   #onInput = (event: InputEvent) => {
@@ -200,7 +198,7 @@ export class CodeFieldController implements ReactiveController {
     const whole = type === '' || type === 'insertReplacementText';
     this.entry = type === 'insertFromPaste' ? 'pasted' : whole ? 'autofilled' : 'typed';
     const { inserted, at } = whole ? { inserted: raw, at: 0 } : insertion(previous, raw);
-    const code = findCode(inserted, this.#length);
+    const code = findCode(inserted, this.length);
     if (code) return this.#accept(code, code.length, true);
     if (this.#refused !== null && previous === this.#refused && type.startsWith('insert')) {
       const fresh = digitsOf(inserted).slice(0, this.#max);
@@ -216,7 +214,7 @@ export class CodeFieldController implements ReactiveController {
     if (!text) return;
     event.preventDefault();
     this.entry = 'pasted';
-    const code = findCode(text, this.#length);
+    const code = findCode(text, this.length);
     if (code) return this.#accept(code, code.length, true);
     // A part of a code: inserted at the caret, over the selection, within the code's length.
     const { value } = this.input;
@@ -245,7 +243,7 @@ export class CodeFieldController implements ReactiveController {
     const changed = value !== this.#accepted;
     this.#accepted = value;
     this.host.requestUpdate();
-    if (maySubmit && changed && this.#length !== null && value.length === this.#length && value !== this.#refused) this.on.submit(value);
+    if (maySubmit && changed && this.length !== null && value.length === this.length && value !== this.#refused) this.on.submit(value);
   }
 
   #redraw = () => this.host.requestUpdate();

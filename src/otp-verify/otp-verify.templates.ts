@@ -20,7 +20,8 @@ export interface OtpView extends StepView {
   readonly t: OtpStrings;
   readonly flow: { readonly state: OtpState; send(event: OtpEvent): void };
   readonly contactForm: ContactForm;
-  readonly codeField: Pick<CodeFieldController, 'value' | 'length' | 'selection' | 'error' | 'focus' | 'submit'>;
+  /** The code step: the code's length, and its field once its code has come. */
+  readonly code: { readonly length: number | null; readonly field: Pick<CodeFieldController, 'value' | 'length' | 'selection' | 'error' | 'focus' | 'submit'> | null };
   /** The wait a rate limit asks before another try. */
   readonly wait: { readonly remaining: number };
   readonly config?: ConfigResponse;
@@ -42,7 +43,7 @@ export function codeFieldWords(v: OtpView): { label: string; incomplete: string;
   const { state } = v.flow;
   // A send that may not have gone out says so above the field: nothing is wrong with the code.
   const problem = state.step === 'code' && state.problem && !state.problem.maybeSent ? problemText(v, state.problem) : null;
-  return { label: `${v.t.codeLabel}, ${codeHint(v.t, v.language, v.codeField.length)}`, incomplete: v.t.codeIncomplete, problem };
+  return { label: `${v.t.codeLabel}, ${codeHint(v.t, v.language, v.code.length)}`, incomplete: v.t.codeIncomplete, problem };
 }
 
 /** The picker's options: rendered again only when the list or the choice changes, never on a keystroke. */
@@ -144,27 +145,34 @@ function contactStep(v: OtpView, problem?: Problem) {
     </form>`;
 }
 
-function codeStep(v: OtpView, to: string, maybeSent: boolean) {
-  const { t, codeField: field } = v;
+/** The code field: the real input (slotted from the light DOM) under the boxes drawn from it. */
+function codeForm(v: OtpView, field: NonNullable<OtpView['code']['field']>) {
+  const { t } = v;
   const { value: code, length, selection, error } = field;
   const boxes = length ?? Math.max(4, code.length + (code.length < 8 ? 1 : 0));
   const caret = selection && selection.start === selection.end ? Math.min(selection.start, boxes - 1) : -1;
   const selected = (i: number) => selection !== null && i >= selection.start && i < selection.end;
+  return html`<form part="form" novalidate @submit=${prevent(() => field.submit())}>
+    <div part="code" class="code ${error ? 'invalid' : ''}" ${cssVars({ '--length': String(boxes) })} @click=${() => field.focus()}>
+      <slot name="code"></slot>
+      <div class="boxes" aria-hidden="true">
+        ${Array.from({ length: boxes }, (_, i) => html`<span part="digit" class="digit ${i === caret ? 'active' : ''} ${selected(i) ? 'selected' : ''} ${code[i] ? 'filled' : ''}">${code[i] ?? ''}</span>`)}
+      </div>
+    </div>
+    <p class="hint" part="message">${codeHint(t, v.language, length)}</p>
+    ${error ? html`<p part="error" class="error" id="code-error"><slot name="code-message"></slot></p>` : nothing}
+    <button part="button submit" class="primary" type="submit">${t.verify}</button>
+  </form>`;
+}
+
+function codeStep(v: OtpView, to: string, maybeSent: boolean) {
+  const { t } = v;
+  const { field } = v.code;
   const wait = resendWait(v.flow.state, Date.now());
   const fallback = v.config?.fallbackChannel;
   return html`${v.heading(t.codeHeading)}
     <p part="message">${isolate(maybeSent ? t.codeMaybeSentTo : t.codeSentTo, 'to', to)}</p>
-    <form part="form" novalidate @submit=${prevent(() => field.submit())}>
-      <div part="code" class="code ${error ? 'invalid' : ''}" ${cssVars({ '--length': String(boxes) })} @click=${() => field.focus()}>
-        <slot name="code"></slot>
-        <div class="boxes" aria-hidden="true">
-          ${Array.from({ length: boxes }, (_, i) => html`<span part="digit" class="digit ${i === caret ? 'active' : ''} ${selected(i) ? 'selected' : ''} ${code[i] ? 'filled' : ''}">${code[i] ?? ''}</span>`)}
-        </div>
-      </div>
-      <p class="hint" part="message">${codeHint(t, v.language, length)}</p>
-      ${error ? html`<p part="error" class="error" id="code-error"><slot name="code-message"></slot></p>` : nothing}
-      <button part="button submit" class="primary" type="submit">${t.verify}</button>
-    </form>
+    ${field ? codeForm(v, field) : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`}
     <div class="actions">
       <button part="button resend" class="secondary" type="button" ?disabled=${wait > 0} @click=${() => v.flow.send({ type: 'resend', now: Date.now() })}>
         ${wait > 0 ? format(t.resendIn, { time: formatSeconds(wait, v.language) }) : t.resend}

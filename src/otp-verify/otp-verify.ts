@@ -7,8 +7,7 @@ import { OTP_CHANNELS, type ConfigResponse } from '../core/protocol.js';
 import { StaleAnswer } from '../internal/request-controller.js';
 import { proofIn, VerifyElement } from '../internal/verify-element.js';
 import { FlowController } from '../internal/flow-controller.js';
-import { SmsCodeController } from './webotp.js';
-import { CodeFieldController } from './code-field-controller.js';
+import { LazyCodeStep } from './lazy-code-step.js';
 import { ContactForm } from './contact-form.js';
 import { contactFields, initialState, otpMeasure, transition, type Contact, type OtpEvent, type OtpState, type Problem, type OtpStep } from './otp-verify.flow.js';
 import { styles } from './otp-verify.styles.js';
@@ -86,8 +85,8 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   countries = '';
   /** @internal */
   readonly contactForm = new ContactForm(this, { submit: (contact) => this.flow.send({ type: 'send', contact }), invalid: (message) => this.announce(message) });
-  /** @internal */
-  readonly codeField: CodeFieldController = new CodeFieldController(this, {
+  /** @internal The code step: its field once its code has come, and the code's length meanwhile. */
+  readonly code: LazyCodeStep = new LazyCodeStep(this, {
     submit: (code) => this.flow.send({ type: 'submit', code }),
     incomplete: () => this.announce(this.t.codeIncomplete),
     shown: () => this.step === 'code',
@@ -96,21 +95,19 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   protected readonly cooldown: CountdownController = new CountdownController(this, () => this.announce(this.t.resendReady));
   /** @internal The wait a rate limit asks before another try. */
   readonly wait = new CountdownController(this);
-  protected readonly sms: SmsCodeController = new SmsCodeController(this, this.codeField);
   /** @internal */
   readonly flow = new FlowController<OtpState, OtpEvent>(this, transition, initialState, {
     enter: {
       sending: (state) => void this.send(state.contact),
-      // A refused code stays in view until replaced; else a code is on its way (or may be): an empty field, the resend wait, the SMS listened for.
+      // A code on its way (or that may be) starts the resend wait.
       code: (state, before) => {
-        if (before.step === 'verifying') return this.codeField.refuse(before.code);
-        this.codeField.value = '';
-        this.cooldown.start(state.resendAfter);
-        this.sms.listen();
+        const refused = before.step === 'verifying' ? before.code : null;
+        if (refused === null) this.cooldown.start(state.resendAfter);
+        void this.code.show(refused).catch((error) => this.#failed(error));
       },
       verifying: (state) => void this.verify(state.contact, state.code),
     },
-    leave: { code: () => this.sms.stop() },
+    leave: { code: () => this.code.left() },
     // Back at the form (change, fallback): show the channel the flow chose, keep what was typed.
     change: (state) => {
       if (state.step === 'contact' && state.contact) this.contactForm.update({ method: state.contact.method });
@@ -119,7 +116,7 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
 
   protected override configured(config: ConfigResponse): void {
     // A config that arrives after a send was answered must not undo the length that answer gave.
-    if (this.step === 'contact' || this.codeField.length === null) this.codeField.length = config.codeLength;
+    if (this.step === 'contact' || this.code.length === null) this.code.length = config.codeLength;
     // Back to the code this session is waiting for, unless the person has started on another.
     const { pending } = config;
     if (pending && this.step === 'contact' && this.contactForm.empty) {
@@ -132,20 +129,21 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   }
 
   protected measure() {
-    return otpMeasure(this.flow.state, this.flow.entered, this.codeField.entry, this.contactForm.firstMethod);
+    return otpMeasure(this.flow.state, this.flow.entered, this.code.field?.entry ?? 'typed', this.contactForm.firstMethod);
   }
 
   protected override focusTarget(): HTMLElement | null {
-    return this.step === 'code' ? this.codeField.input : super.focusTarget();
+    return (this.step === 'code' && this.code.field?.input) || super.focusTarget();
   }
 
   protected async send(contact: Contact): Promise<void> {
     try {
       const [lang, fields] = [this.language.split('-')[0], contactFields(contact)];
-      const answer = await this.requests.call('send-otp', fields ? { method: contact.method, ...fields, lang } : { resend: true, lang });
+      // The code step's code comes while the code does: it is there when the code step shows.
+      const [answer] = await Promise.all([this.requests.call('send-otp', fields ? { method: contact.method, ...fields, lang } : { resend: true, lang }), this.code.load()]);
       const to = String(answer.to ?? contact.phone ?? contact.email);
       const resendAfter = Number(answer.resendAfter ?? this.config?.resendCooldown ?? 30);
-      if (typeof answer.codeLength === 'number') this.codeField.length = answer.codeLength;
+      if (typeof answer.codeLength === 'number') this.code.length = answer.codeLength;
       this.flow.send({ type: 'sent', to, resendAfter, now: Date.now() });
       this.announce(`${format(this.t.codeSentAnnouncement, { to: leftToRight(to) })} ${format(this.t.resendIn, { time: formatSeconds(resendAfter, this.language) })}`);
       this.dispatchEvent(new VerifyCodeSentEvent({ method: contact.method, to, resendAfter }));

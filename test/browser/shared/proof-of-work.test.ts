@@ -2,7 +2,8 @@
  * Issue 32, item 3: under pressure the handler asks for a proof of work before a send and before a
  * verify, and the real widget (the CDN build) solves it on a page under the docs' strict CSP, in
  * every engine, with no violation: a real handler and emulator behind it (support/pow-site.mjs). The
- * solver comes in a chunk of its own on the first 428 (issue 45, item 3).
+ * solver comes in a chunk of its own on the first 428 (issue 45, item 3), and so does the code step
+ * when the code is asked for.
  */
 import { expect, waitUntil } from '@open-wc/testing';
 
@@ -29,10 +30,11 @@ describe('a proof of work asked for by the handler', () => {
     // A site of this run's own, its challenges at most 20,000 hashes.
     const site = `20000-${Math.random().toString(36).slice(2)}`;
     const { frame, win, widget, shadow } = await openSite(site);
-    // The solver is a chunk of its own, fetched on the first 428 (under the same CSP), not with the page.
-    const frictionChunks = () => win.performance.getEntriesByType('resource').filter((entry) => /\/dist\/cdn\/friction-[\w-]+\.js$/.test(entry.name)).length;
+    // The solver is a chunk of its own, fetched on the first 428 (under the same CSP), not with the
+    // page; the code step's is fetched with the send.
+    const chunks = (name: string) => win.performance.getEntriesByType('resource').filter((entry) => new RegExp(`/dist/cdn/${name}-[\\w-]+\\.js$`).test(entry.name)).length;
     try {
-      expect(frictionChunks()).to.equal(0);
+      expect([chunks('friction'), chunks('code-step')]).to.deep.equal([0, 0]);
       const email = `pow-${Math.random().toString(36).slice(2)}@example.com`;
       await waitUntil(() => shadow.querySelector('#email'), 'the email field', { timeout: 5000 });
       const field = shadow.querySelector<HTMLInputElement>('#email')!;
@@ -55,7 +57,7 @@ describe('a proof of work asked for by the handler', () => {
       const calls = log.filter((entry) => entry.route !== 'config').map((entry) => `${entry.route} ${entry.status}`);
       expect(calls).to.deep.equal(['send-otp 428', 'send-otp 200', 'verify-otp 428', 'verify-otp 200']);
       expect(win.cspViolations).to.deep.equal([]);
-      expect(frictionChunks()).to.equal(1);
+      expect([chunks('friction'), chunks('code-step')]).to.deep.equal([1, 1]);
     } finally {
       frame.remove();
     }
