@@ -7,7 +7,7 @@ import type { ServiceClient } from '../upstream/types.js';
 import { asciiDigits } from '../../core/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
-import { clearPending, readPending, savePending } from './pending.js';
+import { clearPending, readPending, sealPending } from './pending.js';
 import { countDestination } from './destinations.js';
 import { requireProof } from './friction/proof.js';
 import { GuessBudget, stepOn } from './friction/guess-budget.js';
@@ -65,6 +65,20 @@ async function spendAll(spent: GiveBack[], steps: (Promise<GiveBack> | null | ''
   throw refused.reason;
 }
 
+/** Sets one of this session's keys for a challenge's life (deletes it, for null); answers how to put back what it held (`held`, or nothing). */
+async function replace(ctx: RequestContext, key: string, value: string | null, held: string | null): Promise<GiveBack> {
+  const { store, limits } = ctx.options;
+  const put = (value: string | null) => (value === null ? store.delete(key) : store.set(key, limits.challengeSeconds, value));
+  await put(value);
+  return () => put(held);
+}
+
+/** A settled step's value, or its failure thrown. */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}
+
 /** Counts one in a counter of `windowSeconds`; answers how to give it back. */
 async function counted(ctx: RequestContext, key: string, windowSeconds: number): Promise<{ count: number; giveBack: GiveBack }> {
   const { store } = ctx.options;
@@ -101,40 +115,59 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const cooldownKey = keys.cooldown(session, id);
   const challenge = keys.code(session, id);
 
+  const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
+  const [sessionKey, sessionToIdentifier, ipKey, networkKey] = [keys.sendsBySession(session), keys.sendsToBySession(id, session), ip && keys.sendsByAddress(ip), network && keys.sendsToByNetwork(id, network)];
+  const budget = new GuessBudget(ctx, identifier, id, network);
+  // One round trip: this session's cooldown claimed; what a refused send puts back (the code's
+  // channel, which is also the answer within the cooldown, the pending record, the checks of the
+  // code); the pressure.
+  const attempts = keys.codeAttempts(session, id);
+  const [waiting, previous, previousPending, previousAttempts, pressure] = await Promise.allSettled([
+    limits.resendCooldownSeconds > 0 ? store.claim(cooldownKey, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 },
+    store.get(challenge),
+    store.get(keys.pending(session)),
+    store.get(attempts),
+    sendPressure(ctx, budget, { session: sessionKey, sessionToIdentifier, identifier: keys.sendsTo(id), ip: ipKey, network: networkKey }, `send:${session}:${id}`),
+  ]);
+  const [cooldown, code] = [settled(waiting), settled(previous)];
   // Within this session's cooldown: a live code goes back to entering it (a second tab, a reload).
-  // The code's channel is read at once, in the same round trip: the answer here, or what a refused send restores.
-  const [waiting, previous] = await Promise.all([limits.resendCooldownSeconds > 0 ? store.claim(cooldownKey, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 }, store.get(challenge)]);
-  if (!waiting.claimed) {
-    if (previous !== null) return json(sendAnswer(deps, previous as OtpChannel, identifier, waiting.ttl, true));
-    fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: waiting.ttl });
+  if (!cooldown.claimed) {
+    if (code !== null) return json(sendAnswer(deps, code as OtpChannel, identifier, cooldown.ttl, true));
+    fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: cooldown.ttl });
   }
   const spent: GiveBack[] = [];
   try {
-    const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
-    const [sessionKey, sessionToIdentifier, ipKey, networkKey] = [keys.sendsBySession(session), keys.sendsToBySession(id, session), ip && keys.sendsByAddress(ip), network && keys.sendsToByNetwork(id, network)];
-    // Under pressure, proof first: a request refused for want of it has spent nothing.
-    const budget = new GuessBudget(ctx, identifier, id, network);
-    const pressure = await sendPressure(ctx, budget, { session: sessionKey, sessionToIdentifier, identifier: keys.sendsTo(id), ip: ipKey, network: networkKey }, `send:${session}:${id}`);
+    const { level, network: networkPart, cannotPass, scope } = settled(pressure);
     // Refused by a cap it read full: nothing is spent, and the wait is told.
-    if (pressure.cannotPass) fail('rate_limited', TOO_MANY, { retryAfter: pressure.cannotPass });
-    await requireProof(ctx, body, pressure);
-    // The caller's own budgets at once (one round trip): whichever refuses, none of them is anyone else's.
-    await spendAll(spent, [withinBudget(ctx, sessionKey, limits.sendsPerSession), ipKey && withinBudget(ctx, ipKey, limits.sendsPerIp), withinBudget(ctx, sessionToIdentifier, limits.sendsPerIdentifier)]);
-    // A network's share of the number's sends, before the ceiling over all: past it, each more from
-    // there needs a harder proof. Counted, then checked, so that a crowd asking at once, which all
-    // read the same count, cannot all pass for the price of the first.
-    if (networkKey) {
-      const { count, giveBack } = await counted(ctx, networkKey, limits.sendsPerIdentifierAllCallers.windowSeconds);
-      spent.push(giveBack);
-      const level = pressure.level - pressure.network + networkLevel(ctx, count - 1);
-      // The proof carried (if any) was claimed above, or is too easy: this asks for a harder one.
-      if (level > pressure.level) await requireProof(ctx, {}, { level, scope: pressure.scope });
-    }
-    // Then, together, the number's ceiling over all callers and the counts of where codes go.
+    if (cannotPass) fail('rate_limited', TOO_MANY, { retryAfter: cannotPass });
+    // Under pressure, proof first: a request refused for want of it has spent nothing.
+    await requireProof(ctx, body, { level, scope });
+    // The caller's own budgets, and its network's share of the number's sends, at once (one round
+    // trip): whichever refuses, all are given back, and none is anyone else's. The share is counted,
+    // then checked, so that a crowd asking at once, which all read the same count, cannot all pass
+    // for the price of the first: past it, each more from there needs a harder proof.
+    let fromNetwork = 0;
+    await spendAll(spent, [
+      withinBudget(ctx, sessionKey, limits.sendsPerSession),
+      ipKey && withinBudget(ctx, ipKey, limits.sendsPerIp),
+      withinBudget(ctx, sessionToIdentifier, limits.sendsPerIdentifier),
+      networkKey && counted(ctx, networkKey, limits.sendsPerIdentifierAllCallers.windowSeconds).then(({ count, giveBack }) => ((fromNetwork = count), giveBack)),
+    ]);
+    const harder = level - networkPart + networkLevel(ctx, fromNetwork - 1);
+    // The proof carried (if any) was claimed above, or is too easy: this asks for a harder one.
+    if (networkKey && harder > level) await requireProof(ctx, {}, { level: harder, scope });
+    // Then, together, the number's ceiling over all callers, the counts of where codes go, and this
+    // session's code and pending record (recorded before the send, so that a code delivered after a
+    // timeout can still be entered), its checks starting again with the new code (the number's
+    // budget does not); a refusal puts back what they held.
+    const sealed = await sealPending(ctx, { method, identifier, sentAt: Date.now() });
     await spendAll(spent, [
       withinBudget(ctx, keys.sendsTo(id), limits.sendsPerIdentifierAllCallers),
       method === 'email' ? null : countDestination(ctx, identifier).then((keys) => () => Promise.all(keys.map((key) => store.decrement(key)))),
       counted(ctx, keys.sendsOnSite(), 60).then(({ giveBack }) => giveBack),
+      replace(ctx, challenge, method, code),
+      replace(ctx, keys.pending(session), sealed, settled(previousPending)),
+      replace(ctx, attempts, null, settled(previousAttempts)),
     ]);
   } catch (error) {
     // Refused by a cap: the cooldown just claimed stands for no send. Asked for proof: nothing is spent.
@@ -143,9 +176,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     throw error;
   }
 
-  // Recorded before the send, so that a code delivered after a timeout can still be entered.
   const startedAt = Date.now();
-  await Promise.all([store.set(challenge, limits.challengeSeconds, method), savePending(ctx, session, { method, identifier, sentAt: startedAt })]);
   const fallbackEmail = method === 'email' ? null : await options.getFallbackEmail?.(await ctx.user(), ctx.request);
   try {
     await deps.upstream.sendOtp(
@@ -163,21 +194,17 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     // second send would be charged twice. A certain refusal gives everything back.
     if (certainlyNotSent(error)) {
       await Promise.all([
-        previous === null ? store.delete(challenge) : store.set(challenge, limits.challengeSeconds, previous),
         // The service's own wait is the one to tell; until it ends, this session's sends wait here.
         error.code === 'rate_limited' && error.retryAfter ? store.set(cooldownKey, error.retryAfter, '1') : store.delete(cooldownKey),
         ...spent.map((giveBack) => giveBack()),
       ]);
       throw fromServiceError(error);
     }
-    await store.delete(keys.codeAttempts(session, id));
     // The widget offers to enter a code that arrives, and tells when another may be asked for.
     const mapped = fromServiceError(error);
     const left = Math.max(0, Math.ceil(limits.resendCooldownSeconds - (Date.now() - startedAt) / 1000));
     throw new HandlerError(mapped.code, mapped.message, { ...mapped.extra, maybeSent: true, retryAfter: left });
   }
-  // A new code opens a new challenge: this session's count for it starts again (the number's budget does not).
-  await store.delete(keys.codeAttempts(session, id));
   return json(sendAnswer(deps, method, identifier, limits.resendCooldownSeconds, false));
 }
 
@@ -206,18 +233,23 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const budget = new GuessBudget(ctx, identifier, id, await ctx.wideNetworkKey());
   // Read together (one round trip); the missing code is told first.
   const [live, pressure] = await Promise.allSettled([store.get(challenge), verifyPressure(ctx, budget, `verify:${session}:${id}`, attempts)]);
-  if (live.status === 'rejected') throw live.reason;
-  if (live.value === null) fail('code_expired', 'This code has expired. Please request a new one.');
-  if (pressure.status === 'rejected') throw pressure.reason;
-  await requireProof(ctx, body, pressure.value);
-  // Counted before asking the service, so parallel guesses cannot slip past the caps: this code's, then the number's.
-  const { count } = await store.increment(attempts, limits.challengeSeconds);
+  if (settled(live) === null) fail('code_expired', 'This code has expired. Please request a new one.');
+  const { attempts: checked, ...proofAsked } = settled(pressure);
+  // A code checked as often as it may be: refused before anything is counted.
+  if (checked >= limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
+  await requireProof(ctx, body, proofAsked);
+  // Counted before asking the service, so parallel guesses cannot slip past the caps: this code's
+  // and the number's, at once (one round trip); when one refuses, the other is given back.
+  const [counted, spent] = await Promise.allSettled([store.increment(attempts, limits.challengeSeconds), budget.spend()]);
+  const count = counted.status === 'fulfilled' ? counted.value.count : null;
+  const over = count !== null && count > limits.maxWrongCodes;
+  if (count === null || over || spent.status === 'rejected') {
+    // A check past this code's cap stays counted; any other refusal or fault costs nothing.
+    await Promise.all([count !== null && !over ? store.decrement(attempts) : null, spent.status === 'fulfilled' ? budget.giveBack() : null]);
+    if (over) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
+    throw spent.status === 'rejected' ? spent.reason : (counted as PromiseRejectedResult).reason;
+  }
   const attemptsLeft = Math.max(0, limits.maxWrongCodes - count);
-  if (count > limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
-  await budget.spend().catch(async (error) => {
-    await store.decrement(attempts);
-    throw error;
-  });
 
   try {
     await deps.upstream.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });

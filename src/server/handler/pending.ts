@@ -17,9 +17,10 @@ export interface Pending {
   sentAt: number;
 }
 
-export async function savePending(ctx: RequestContext, session: string, pending: Pending): Promise<void> {
-  const { store, limits, crypto, receiptSecret } = ctx.options;
-  await store.set(keys.pending(session), limits.challengeSeconds, await crypto.seal(receiptSecret, JSON.stringify(pending)));
+/** The record as the store keeps it (keys.pending), sealed. */
+export function sealPending(ctx: RequestContext, pending: Pending): Promise<string> {
+  const { crypto, receiptSecret } = ctx.options;
+  return crypto.seal(receiptSecret, JSON.stringify(pending));
 }
 
 /** Once its code is verified, nothing is pending any more. */

@@ -23,8 +23,9 @@ export function excess(count: number, free: number, step: number): number {
 /**
  * The pressure on a verify: the identifier's guesses past its free allowance, this session's own
  * wrong codes on top once there is any, the network's and the site's. Throws when the budget is spent.
+ * `attempts` is this session's count of checks of its code so far.
  */
-export async function verifyPressure(ctx: RequestContext, budget: GuessBudget, scope: string, sessionAttempts: string): Promise<Pressure> {
+export async function verifyPressure(ctx: RequestContext, budget: GuessBudget, scope: string, sessionAttempts: string): Promise<Pressure & { attempts: number }> {
   const { friction } = ctx.options.limits;
   const [hour, fromNetwork, onSite, own] = await Promise.all([
     budget.guessesThisHour(),
@@ -35,7 +36,7 @@ export async function verifyPressure(ctx: RequestContext, budget: GuessBudget, s
   const level =
     excess(hour, friction.freeWrongCodesPerIdentifier, 3) + excess(fromNetwork, friction.freeWrongCodesPerNetwork, 10) + excess(onSite, friction.freeWrongCodesPerMinute, friction.freeWrongCodesPerMinute);
   // Whoever is guessing pays more with each wrong code of theirs.
-  return { level: level > 0 ? level + own : 0, scope };
+  return { level: level > 0 ? level + own : 0, scope, attempts: own };
 }
 
 /** How much of a budget is in use now, and when it is full, the seconds until one is back; none in use for no key (no address known). */
