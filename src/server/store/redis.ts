@@ -227,9 +227,12 @@ export class RedisStore implements VerifyStore {
   async claim(key: string, seconds: number, value = '1') {
     await this.#connected();
     const full = this.#prefix + key;
-    const [claimed, ttl] = (await this.#replicated(full, (pipeline) => pipeline.eval(CLAIM, 1, full, wholeSeconds(seconds), value), ([reply]) =>
-      (reply as number[])[0] === 1 ? this.redis.del(full) : null,
-    )) as [number, number];
+    const args = [CLAIM, 1, full, wholeSeconds(seconds), value] as const;
+    const [claimed, ttl] = (
+      this.#replicasWanted(full)
+        ? await this.#replicated(full, (pipeline) => pipeline.eval(...args), ([reply]) => ((reply as number[])[0] === 1 ? this.redis.del(full) : null))
+        : await this.redis.eval(...args)
+    ) as [number, number];
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
   }
 
@@ -244,18 +247,18 @@ export class RedisStore implements VerifyStore {
   }
 
   /**
-   * Runs the commands `write` adds (told whether it will wait), then, when replicas are wanted, WAIT
-   * on the same connection; too few confirmations undo the write (`undo`, given the replies) and
-   * refuse. Answers the last reply of `write`.
+   * Runs the commands `write` adds, then WAIT for the wanted replicas on the same connection; too
+   * few confirmations undo the write (`undo`, given the replies) and refuse. Answers the last reply
+   * of `write`. (Without replicas to wait for, a claim or a take is one command, which goes in the
+   * client's automatic pipeline with the rest of the request's: an explicit pipeline is a write of its own.)
    */
-  async #replicated(key: string, write: (pipeline: RedisPipeline, waits: boolean) => RedisPipeline, undo: (replies: unknown[]) => Promise<unknown> | null): Promise<unknown> {
+  async #replicated(key: string, write: (pipeline: RedisPipeline) => RedisPipeline, undo: (replies: unknown[]) => Promise<unknown> | null): Promise<unknown> {
     const wanted = this.#replicasWanted(key);
-    const pipeline = write(this.redis.pipeline(), wanted > 0);
-    const results = (await (wanted ? pipeline.call('wait', wanted, this.#replicaWaitMs) : pipeline).exec()) ?? [];
+    const results = (await write(this.redis.pipeline()).call('wait', wanted, this.#replicaWaitMs).exec()) ?? [];
     const failed = results.find(([error]) => error)?.[0];
     if (failed) throw failed;
     const replies = results.map(([, reply]) => reply);
-    if (wanted && !(Number(replies.pop()) >= wanted)) {
+    if (!(Number(replies.pop()) >= wanted)) {
       await undo(replies)?.catch(() => {});
       throw new StoreUnavailableError(`No Redis replica confirmed a claim within ${this.#replicaWaitMs} ms (WAIT ${wanted}): refused, so that a failover cannot give it back`);
     }
@@ -280,7 +283,8 @@ export class RedisStore implements VerifyStore {
   async take(key: string) {
     await this.#connected();
     const full = this.#prefix + key;
-    return (await this.#replicated(full, (pipeline, waits) => (waits ? pipeline.pttl(full) : pipeline).eval(TAKE, 1, full), ([pttl, value]) =>
+    if (!this.#replicasWanted(full)) return (await this.redis.eval(TAKE, 1, full)) as string | null;
+    return (await this.#replicated(full, (pipeline) => pipeline.pttl(full).eval(TAKE, 1, full), ([pttl, value]) =>
       typeof value === 'string' ? this.redis.set(full, value, 'PX', Math.max(1, Number(pttl))) : null,
     )) as string | null;
   }
