@@ -23,6 +23,9 @@ local count = tonumber(redis.call('GET', KEYS[1]))
 if count and count > 0 then redis.call('DECR', KEYS[1]) end
 return 0`;
 
+// GET, as a script: @upstash/redis pipelines reads apart from writes, and a script goes with the writes.
+export const READ = `return redis.call('GET', KEYS[1])`;
+
 // GETDEL, as a script so that Redis before 6.2 runs it too.
 export const TAKE = `
 local value = redis.call('GET', KEYS[1])

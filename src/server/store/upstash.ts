@@ -8,7 +8,7 @@
 // Types only, and none in the declarations this file emits: a host without @upstash/redis still compiles.
 import type { RedisConfigNodejs } from '@upstash/redis';
 import type { BudgetStep } from './budget.js';
-import { CLAIM, DECREMENT, INCREMENT, SPEND, spendAnswer, TAKE, wholeSeconds } from './scripts.js';
+import { CLAIM, DECREMENT, INCREMENT, READ, SPEND, spendAnswer, TAKE, wholeSeconds } from './scripts.js';
 import type { VerifyStore } from './store.js';
 
 /**
@@ -38,7 +38,6 @@ interface UpstashScript {
 export interface UpstashClient {
   createScript(script: string): UpstashScript;
   set(key: string, value: string, options: { ex: number }): Promise<unknown>;
-  get(key: string): Promise<unknown>;
   del(...keys: string[]): Promise<unknown>;
 }
 
@@ -54,7 +53,7 @@ export type UpstashClientFactory = (options: typeof UPSTASH_CLIENT_OPTIONS) => U
 
 export class UpstashStore implements VerifyStore {
   readonly #prefix: string;
-  readonly #scripts: Record<'increment' | 'spend' | 'claim' | 'decrement' | 'take', UpstashScript>;
+  readonly #scripts: Record<'increment' | 'spend' | 'claim' | 'decrement' | 'take' | 'read', UpstashScript>;
   /** Keys seen past their caller's max, with when their window ends (ms): answered here, not by Redis. */
   readonly #blocked = new Map<string, number>();
   readonly #blockedKeys: number;
@@ -70,7 +69,7 @@ export class UpstashStore implements VerifyStore {
     const redis = (this.redis = client({ ...UPSTASH_CLIENT_OPTIONS }));
     this.#prefix = options.prefix ?? 'verify:';
     this.#blockedKeys = options.blockedKeys ?? 10_000;
-    this.#scripts = { increment: redis.createScript(INCREMENT), spend: redis.createScript(SPEND), claim: redis.createScript(CLAIM), decrement: redis.createScript(DECREMENT), take: redis.createScript(TAKE) };
+    this.#scripts = { increment: redis.createScript(INCREMENT), spend: redis.createScript(SPEND), claim: redis.createScript(CLAIM), decrement: redis.createScript(DECREMENT), take: redis.createScript(TAKE), read: redis.createScript(READ) };
   }
 
   async increment(key: string, windowSeconds: number, max?: number) {
@@ -114,7 +113,9 @@ export class UpstashStore implements VerifyStore {
   }
 
   async get(key: string) {
-    return (await this.redis.get(this.#prefix + key)) as string | null;
+    // By script: the client sends the reads and the writes a request issues together as two HTTP
+    // requests, and a script goes with the writes, so the request's reads and steps make one.
+    return (await this.#scripts.read.exec([this.#prefix + key], [])) as string | null;
   }
 
   async take(key: string) {

@@ -81,11 +81,21 @@ describe('UpstashStore', () => {
       [() => store.claim('c', 60), 'EVAL'],
       [() => store.claim('d', 60), 'EVALSHA'],
       [() => store.set('s', 60, 'x'), 'SET'],
-      [() => store.get('s'), 'GET'],
+      // A read is a script too, so that it travels with the writes a request issues beside it.
+      [() => store.get('s'), 'EVAL'],
+      [() => store.get('s'), 'EVALSHA'],
       [() => store.delete('s'), 'DEL'],
     ] as const) {
       assert.equal((await roundTrips(operation)).requests, command === 'EVAL' ? 2 : 1, command);
     }
+  });
+
+  it('reads and writes issued together go in one HTTP request (the client pipelines reads apart from writes: a read is a script)', async () => {
+    const store = new UpstashStore(client, { prefix: `together${Math.random()}:` });
+    // Each script loaded first (a first use is EVALSHA, then EVAL).
+    await Promise.all([store.get('warm'), store.claim('warm', 60), store.spend('warm', 5, 60, 0)]);
+    const together = await roundTrips(() => Promise.all([store.claim('a', 60), store.get('b'), store.set('c', 60, 'x'), store.get('c'), store.spend('d', 5, 60, 0)]));
+    assert.equal(together.requests, 1, together.commands.join(' '));
   });
 
   it('remembers a key past its cap until its window ends: refused calls cost no request, a count given back asks again', async () => {
