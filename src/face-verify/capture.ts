@@ -27,10 +27,10 @@ const ARROWS: Record<LivenessMove, string> = {
 
 /** `sampling.detector` answers undefined for the browser's own detector, where there is one. */
 export function captureTools(host: ReactiveControllerHost & HTMLElement, released: () => void, sampling: Omit<FrameSamplerOptions, 'detector'> & { detector(): FaceDetectorLike | null | undefined }) {
-  const browsers = browserFaceDetector();
+  const browserDetector = browserFaceDetector();
   const detector = () => {
     const chosen = sampling.detector();
-    return chosen === undefined ? browsers : chosen;
+    return chosen === undefined ? browserDetector : chosen;
   };
   return {
     camera: new CameraController(host, released),
