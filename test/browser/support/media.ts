@@ -151,11 +151,16 @@ export function stopAll(stream: MediaStream): void {
   for (const track of stream.getTracks()) track.stop();
 }
 
+const kept = new Set<MediaDevices>();
+
 /**
  * For tests that stub `navigator.mediaDevices.getUserMedia`: puts the real one back after each test
  * of the enclosing suite, and returns it.
  */
 export function restoreGetUserMedia(): MediaDevices['getUserMedia'] {
+  // Held for the page's life: WebKit may collect the wrapper of navigator.mediaDevices while the
+  // widget fetches its recording code, and hand out a fresh one without the stub on it.
+  kept.add(navigator.mediaDevices);
   const real = navigator.mediaDevices.getUserMedia;
   afterEach(() => {
     navigator.mediaDevices.getUserMedia = real;
