@@ -5,7 +5,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { CameraFailure, LivenessMove } from '../core/protocol.js';
-import { DeviceError } from '../internal/device-controller.js';
+import { failureOf } from '../internal/device-controller.js';
 import { CameraController } from './camera-controller.js';
 import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
 import { FrameSampler, type FrameSamplerOptions } from './frame-sampler.js';
@@ -45,7 +45,7 @@ export function captureTools(host: ReactiveControllerHost & HTMLElement, release
     runChallenge,
     arrows: ARROWS,
     /** Why the camera did not open. */
-    failure: (error: unknown): CameraFailure => (error instanceof DeviceError ? (error.reason as CameraFailure) : 'unsupported'),
+    failure: failureOf<CameraFailure>,
   };
 }
 

@@ -16,6 +16,11 @@ export class DeviceError<Reason extends DeviceFailure = DeviceFailure> extends E
   }
 }
 
+/** Why a device did not open: the DeviceError's reason, else `unsupported` (anything else thrown on the way). */
+export function failureOf<Reason extends DeviceFailure>(error: unknown): Reason {
+  return (error instanceof DeviceError ? error.reason : 'unsupported') as Reason;
+}
+
 /** Which failure a getUserMedia rejection means; `missing` names the absent device. */
 export function classifyDeviceError<Missing extends 'no-camera' | 'no-microphone'>(error: unknown, missing: Missing): Exclude<DeviceFailure, 'no-camera' | 'no-microphone'> | Missing {
   switch ((error as { name?: string } | null)?.name) {

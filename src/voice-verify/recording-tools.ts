@@ -5,7 +5,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { MicrophoneFailure } from '../core/protocol.js';
-import { DeviceError } from '../internal/device-controller.js';
+import { failureOf } from '../internal/device-controller.js';
 import { MicrophoneController } from './microphone-controller.js';
 import { PlaybackController } from './playback-controller.js';
 import { RecordingController, type RecordingOptions } from './recording-controller.js';
@@ -22,7 +22,7 @@ export function recordingTools(host: ReactiveControllerHost & HTMLElement, relea
     /** Plays the last recording back, or stops it. */
     togglePlayback: () => playback.toggle(recorder.samples, OUTPUT_RATE),
     /** Why the microphone did not open. */
-    failure: (error: unknown): MicrophoneFailure => (error instanceof DeviceError ? (error.reason as MicrophoneFailure) : 'unsupported'),
+    failure: failureOf<MicrophoneFailure>,
   };
 }
 

@@ -239,16 +239,19 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   if (checked >= limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
   await requireProof(ctx, body, proofAsked);
   // Counted before asking the service, so parallel guesses cannot slip past the caps: this code's
-  // and the number's, at once (one round trip); when one refuses, the other is given back.
-  const [counted, spent] = await Promise.allSettled([store.increment(attempts, limits.challengeSeconds), budget.spend()]);
-  const count = counted.status === 'fulfilled' ? counted.value.count : null;
-  const over = count !== null && count > limits.maxWrongCodes;
-  if (count === null || over || spent.status === 'rejected') {
-    // A check past this code's cap stays counted; any other refusal or fault costs nothing.
-    await Promise.all([count !== null && !over ? store.decrement(attempts) : null, spent.status === 'fulfilled' ? budget.giveBack() : null]);
-    if (over) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
-    throw spent.status === 'rejected' ? spent.reason : (counted as PromiseRejectedResult).reason;
-  }
+  // and the number's, at once (one round trip), all or none. A check past this code's cap stays counted.
+  let count = 0;
+  await spendAll(
+    [],
+    [
+      store.increment(attempts, limits.challengeSeconds).then((answer) => {
+        count = answer.count;
+        if (count > limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
+        return () => store.decrement(attempts);
+      }),
+      budget.spend().then(() => () => budget.giveBack()),
+    ],
+  );
   const attemptsLeft = Math.max(0, limits.maxWrongCodes - count);
 
   try {

@@ -228,9 +228,10 @@ export class RedisStore implements VerifyStore {
     await this.#connected();
     const full = this.#prefix + key;
     const args = [CLAIM, 1, full, wholeSeconds(seconds), value] as const;
+    const wanted = this.#replicasWanted(full);
     const [claimed, ttl] = (
-      this.#replicasWanted(full)
-        ? await this.#replicated(full, (pipeline) => pipeline.eval(...args), ([reply]) => ((reply as number[])[0] === 1 ? this.redis.del(full) : null))
+      wanted
+        ? await this.#replicated(wanted, (pipeline) => pipeline.eval(...args), ([reply]) => ((reply as number[])[0] === 1 ? this.redis.del(full) : null))
         : await this.redis.eval(...args)
     ) as [number, number];
     return { claimed: claimed === 1, ttl: Math.max(1, ttl) };
@@ -247,13 +248,12 @@ export class RedisStore implements VerifyStore {
   }
 
   /**
-   * Runs the commands `write` adds, then WAIT for the wanted replicas on the same connection; too
+   * Runs the commands `write` adds, then WAIT for `wanted` replicas on the same connection; too
    * few confirmations undo the write (`undo`, given the replies) and refuse. Answers the last reply
    * of `write`. (Without replicas to wait for, a claim or a take is one command, which goes in the
    * client's automatic pipeline with the rest of the request's: an explicit pipeline is a write of its own.)
    */
-  async #replicated(key: string, write: (pipeline: RedisPipeline) => RedisPipeline, undo: (replies: unknown[]) => Promise<unknown> | null): Promise<unknown> {
-    const wanted = this.#replicasWanted(key);
+  async #replicated(wanted: number, write: (pipeline: RedisPipeline) => RedisPipeline, undo: (replies: unknown[]) => Promise<unknown> | null): Promise<unknown> {
     const results = (await write(this.redis.pipeline()).call('wait', wanted, this.#replicaWaitMs).exec()) ?? [];
     const failed = results.find(([error]) => error)?.[0];
     if (failed) throw failed;
@@ -283,8 +283,9 @@ export class RedisStore implements VerifyStore {
   async take(key: string) {
     await this.#connected();
     const full = this.#prefix + key;
-    if (!this.#replicasWanted(full)) return (await this.redis.eval(TAKE, 1, full)) as string | null;
-    return (await this.#replicated(full, (pipeline) => pipeline.pttl(full).eval(TAKE, 1, full), ([pttl, value]) =>
+    const wanted = this.#replicasWanted(full);
+    if (!wanted) return (await this.redis.eval(TAKE, 1, full)) as string | null;
+    return (await this.#replicated(wanted, (pipeline) => pipeline.pttl(full).eval(TAKE, 1, full), ([pttl, value]) =>
       typeof value === 'string' ? this.redis.set(full, value, 'PX', Math.max(1, Number(pttl))) : null,
     )) as string | null;
   }
