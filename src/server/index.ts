@@ -7,6 +7,7 @@ export { verifyReceipt, ReceiptError, hashIdentifier, type ReceiptClaims, type R
 export { sessionTokenAuth, SESSION_TOKEN_AUDIENCE, MAX_SESSION_TOKEN_SECONDS, type SessionTokenOptions, type SessionTokenHooks, type SessionTokenClaims } from './site/session-token.js';
 export { referenceCallbacks, signatureFor, ReferenceCallbackError, type ReferenceCallbackOptions } from './site/reference-callbacks.js';
 export type { VerifyStore } from './store/store.js';
+export type { PlanAnswer, PlanStep, PlanStop, Weigh } from './store/plan.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, REDIS_CLIENT_OPTIONS, REDIS_CLUSTER_OPTIONS, type RedisStoreOptions, type RedisClient } from './store/redis.js';
 export { UpstashStore, UPSTASH_CLIENT_OPTIONS, type UpstashStoreOptions, type UpstashClient, type UpstashClientFactory } from './store/upstash.js';

@@ -45,7 +45,10 @@ async function flowCounts(name: string, make: () => VerifyStore, trips: () => Pr
   const store = new Proxy(real, {
     get: (target, key) => {
       const value = Reflect.get(target, key);
-      return typeof value === 'function' ? (...args: unknown[]) => (ops++, value.apply(target, args)) : value;
+      if (typeof value !== 'function') return value;
+      // A plan counts its operations (its gates and group ends are none).
+      const count = (args: unknown[]) => (key === 'run' ? (args[0] as { op: string }[]).filter((step) => step.op !== 'gate' && step.op !== 'check').length : 1);
+      return (...args: unknown[]) => ((ops += count(args)), value.apply(target, args));
     },
   });
   const handler = createVerifyHandler({

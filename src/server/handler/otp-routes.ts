@@ -8,14 +8,14 @@ import { asciiDigits } from '../../core/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, sealPending } from './pending.js';
-import { countDestination } from './destinations.js';
-import { requireProof } from './friction/proof.js';
-import { GuessBudget, stepOn } from './friction/guess-budget.js';
-import { networkLevel, sendPressure, verifyPressure } from './friction/pressure.js';
+import { alertDestinations, DESTINATION, destinationsOf, destinationSteps } from './destinations.js';
+import { PROOF, proofAsked, proofGate } from './friction/proof.js';
+import { GUESSES, GuessBudget } from './friction/guess-budget.js';
+import { budgetStep, CAP, networkWeigh, sendPressure, verifyPressure } from './friction/pressure.js';
 import { keys } from '../store/keys.js';
+import { inverse, runPlan, type PlanStep } from '../store/plan.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
-import type { Window } from './options.js';
 import { verified } from './verified.js';
 
 export interface OtpDeps {
@@ -38,53 +38,11 @@ function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
 }
 
 const TOO_MANY = 'Too many codes requested. Please try again later.';
+const EXPIRED = 'This code has expired. Please request a new one.';
+const SPENT = 'Too many wrong codes. Please request a new one.';
 
-/** What a request counted, given back when nothing was sent (or asked for proof). */
-type GiveBack = () => Promise<unknown>;
-
-/**
- * Takes one of a budget (limits.sendsPer*): refused when none is left, told the minutes until one
- * comes back (a budget returns evenly over its window, not at its end). Answers how to give it back.
- */
-async function withinBudget(ctx: RequestContext, key: string, window: Window): Promise<GiveBack> {
-  const { spent, retryAfter } = await stepOn(ctx, key, window);
-  if (!spent) fail('rate_limited', TOO_MANY, { retryAfter });
-  return () => stepOn(ctx, key, window, -1);
-}
-
-/**
- * Steps taken at once (one round trip), all or none: when one refuses, the others are given back
- * and its refusal thrown, as if it had been asked first; else each is pushed to `spent`.
- */
-async function spendAll(spent: GiveBack[], steps: (Promise<GiveBack> | null | '')[]): Promise<void> {
-  const answers = await Promise.allSettled(steps.map((step) => step || null));
-  const taken = answers.flatMap((answer) => (answer.status === 'fulfilled' && answer.value ? [answer.value] : []));
-  const refused = answers.find((answer) => answer.status === 'rejected');
-  if (!refused) return void spent.push(...taken);
-  await Promise.all(taken.map((giveBack) => giveBack()));
-  throw refused.reason;
-}
-
-/** Sets one of this session's keys for a challenge's life (deletes it, for null); answers how to put back what it held (`held`, or nothing). */
-async function replace(ctx: RequestContext, key: string, value: string | null, held: string | null): Promise<GiveBack> {
-  const { store, limits } = ctx.options;
-  const put = (value: string | null) => (value === null ? store.delete(key) : store.set(key, limits.challengeSeconds, value));
-  await put(value);
-  return () => put(held);
-}
-
-/** A settled step's value, or its failure thrown. */
-function settled<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
-}
-
-/** Counts one in a counter of `windowSeconds`; answers how to give it back. */
-async function counted(ctx: RequestContext, key: string, windowSeconds: number): Promise<{ count: number; giveBack: GiveBack }> {
-  const { store } = ctx.options;
-  const { count } = await store.increment(key, windowSeconds);
-  return { count, giveBack: () => store.decrement(key) };
-}
+/** Appends a step to a plan; answers its index, where the plan's answer holds its result. */
+const add = (plan: PlanStep[], ...steps: PlanStep[]): number => plan.push(...steps) - steps.length;
 
 /** A service error that says no message went out: refused before sending (validation, key, redirect, rate). */
 const certainlyNotSent = (error: ServiceError) => error.status >= 300 && error.status < 500;
@@ -114,66 +72,55 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const id = await ctx.hash(identifier);
   const cooldownKey = keys.cooldown(session, id);
   const challenge = keys.code(session, id);
-
+  const attempts = keys.codeAttempts(session, id);
   const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
   const [sessionKey, sessionToIdentifier, ipKey, networkKey] = [keys.sendsBySession(session), keys.sendsToBySession(id, session), ip && keys.sendsByAddress(ip), network && keys.sendsToByNetwork(id, network)];
   const budget = new GuessBudget(ctx, identifier, id, network);
-  // One round trip: this session's cooldown claimed; what a refused send puts back (the code's
-  // channel, which is also the answer within the cooldown, the pending record, the checks of the
-  // code); the pressure.
-  const attempts = keys.codeAttempts(session, id);
-  const [waiting, previous, previousPending, previousAttempts, pressure] = await Promise.allSettled([
-    limits.resendCooldownSeconds > 0 ? store.claim(cooldownKey, limits.resendCooldownSeconds) : { claimed: true, ttl: 0 },
-    store.get(challenge),
-    store.get(keys.pending(session)),
-    store.get(attempts),
-    sendPressure(ctx, budget, { session: sessionKey, sessionToIdentifier, identifier: keys.sendsTo(id), ip: ipKey, network: networkKey }, `send:${session}:${id}`),
-  ]);
-  const [cooldown, code] = [settled(waiting), settled(previous)];
-  // Within this session's cooldown: a live code goes back to entering it (a second tab, a reload).
-  if (!cooldown.claimed) {
-    if (code !== null) return json(sendAnswer(deps, code as OtpChannel, identifier, cooldown.ttl, true));
-    fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: cooldown.ttl });
-  }
-  const spent: GiveBack[] = [];
-  try {
-    const { level, network: networkPart, cannotPass, scope } = settled(pressure);
-    // Refused by a cap it read full: nothing is spent, and the wait is told.
-    if (cannotPass) fail('rate_limited', TOO_MANY, { retryAfter: cannotPass });
-    // Under pressure, proof first: a request refused for want of it has spent nothing.
-    await requireProof(ctx, body, { level, scope });
-    // The caller's own budgets, and its network's share of the number's sends, at once (one round
-    // trip): whichever refuses, all are given back, and none is anyone else's. The share is counted,
-    // then checked, so that a crowd asking at once, which all read the same count, cannot all pass
-    // for the price of the first: past it, each more from there needs a harder proof.
-    let fromNetwork = 0;
-    await spendAll(spent, [
-      withinBudget(ctx, sessionKey, limits.sendsPerSession),
-      ipKey && withinBudget(ctx, ipKey, limits.sendsPerIp),
-      withinBudget(ctx, sessionToIdentifier, limits.sendsPerIdentifier),
-      networkKey && counted(ctx, networkKey, limits.sendsPerIdentifierAllCallers.windowSeconds).then(({ count, giveBack }) => ((fromNetwork = count), giveBack)),
-    ]);
-    const harder = level - networkPart + networkLevel(ctx, fromNetwork - 1);
-    // The proof carried (if any) was claimed above, or is too easy: this asks for a harder one.
-    if (networkKey && harder > level) await requireProof(ctx, {}, { level: harder, scope });
-    // Then, together, the number's ceiling over all callers, the counts of where codes go, and this
-    // session's code and pending record (recorded before the send, so that a code delivered after a
-    // timeout can still be entered), its checks starting again with the new code (the number's
-    // budget does not); a refusal puts back what they held.
-    const sealed = await sealPending(ctx, { method, identifier, sentAt: Date.now() });
-    await spendAll(spent, [
-      withinBudget(ctx, keys.sendsTo(id), limits.sendsPerIdentifierAllCallers),
-      method === 'email' ? null : countDestination(ctx, identifier).then((keys) => () => Promise.all(keys.map((key) => store.decrement(key)))),
-      counted(ctx, keys.sendsOnSite(), 60).then(({ giveBack }) => giveBack),
-      replace(ctx, challenge, method, code),
-      replace(ctx, keys.pending(session), sealed, settled(previousPending)),
-      replace(ctx, attempts, null, settled(previousAttempts)),
-    ]);
-  } catch (error) {
-    // Refused by a cap: the cooldown just claimed stands for no send. Asked for proof: nothing is spent.
-    await store.delete(cooldownKey);
-    if (error instanceof HandlerError && error.code === 'challenge_required') await Promise.all(spent.map((giveBack) => giveBack()));
-    throw error;
+  const scope = `send:${session}:${id}`;
+  const destinations = method === 'email' ? [] : destinationsOf(ctx, identifier);
+  const [gate, sealed] = await Promise.all([proofGate(ctx, body, scope), sealPending(ctx, { method, identifier, sentAt: Date.now() })]);
+
+  // The whole send in one plan (one round trip): this session's cooldown claimed, with what a
+  // refused send puts back (the code's channel, which is also the answer within the cooldown, the
+  // pending record, the checks of the code); the pressure and the caps read, so that a caller past
+  // its own caps, or a number at its ceiling, is refused before any work is asked of it.
+  const plan: PlanStep[] = [];
+  if (limits.resendCooldownSeconds > 0) plan.push({ op: 'claim', key: cooldownKey, seconds: limits.resendCooldownSeconds, need: 'cooldown' });
+  const previous = add(plan, { op: 'get', key: challenge }, { op: 'get', key: keys.pending(session) }, { op: 'get', key: attempts });
+  plan.push(...budget.steps(0), ...sendPressure(ctx, { session: sessionKey, sessionToIdentifier, identifier: keys.sendsTo(id), ip: ipKey, network: networkKey }));
+  // Under pressure, proof first: a request refused for want of it has spent nothing. Then the
+  // caller's own budgets, and its network's share of the number's sends, counted then weighed
+  // again: a crowd asking at once, which all read the same count, cannot all pass for the price of
+  // the first; past it, each more from there needs a harder proof than it carries.
+  plan.push(
+    gate,
+    ...budgetStep(sessionKey, limits.sendsPerSession, 1, CAP),
+    ...budgetStep(ipKey, limits.sendsPerIp, 1, CAP),
+    ...budgetStep(sessionToIdentifier, limits.sendsPerIdentifier, 1, CAP),
+    ...(networkKey ? [{ op: 'increment', key: networkKey, seconds: limits.sendsPerIdentifierAllCallers.windowSeconds, weigh: networkWeigh(ctx, -1) } as const] : []),
+    gate,
+  );
+  // Then the number's ceiling over all callers, the counts of where codes go, and this session's
+  // code and pending record (recorded before the send, so that a code delivered after a timeout
+  // can still be entered), its checks starting again with the new code (the number's budget does not).
+  plan.push(...budgetStep(keys.sendsTo(id), limits.sendsPerIdentifierAllCallers, 1, CAP));
+  const counted = add(plan, ...destinationSteps(destinations), { op: 'increment', key: keys.sendsOnSite(), seconds: 60 });
+  plan.push(
+    { op: 'set', key: challenge, seconds: limits.challengeSeconds, value: method, was: previous },
+    { op: 'set', key: keys.pending(session), seconds: limits.challengeSeconds, value: sealed, was: previous + 1 },
+    { op: 'delete', key: attempts, seconds: limits.challengeSeconds, was: previous + 2 },
+  );
+  const { results, stop } = await runPlan(store, plan);
+  await alertDestinations(ctx, destinations, results.slice(counted));
+  if (stop) {
+    // Within this session's cooldown: a live code goes back to entering it (a second tab, a reload).
+    const held = results[previous] as string | null;
+    if (stop.reason === 'cooldown' && held !== null) return json(sendAnswer(deps, held as OtpChannel, identifier, stop.retryAfter, true));
+    if (stop.reason === 'cooldown') fail('rate_limited', 'A code was sent a moment ago. Please wait before asking again.', { retryAfter: stop.retryAfter });
+    if (stop.reason === GUESSES) throw budget.refusal(stop.retryAfter);
+    if (stop.reason === PROOF) throw await proofAsked(ctx, stop.level!, scope);
+    if (stop.reason === DESTINATION) fail('rate_limited', 'Codes to this destination are paused for a while. Please try again later, or choose another way.', { retryAfter: stop.retryAfter });
+    fail('rate_limited', TOO_MANY, { retryAfter: stop.retryAfter });
   }
 
   const startedAt = Date.now();
@@ -193,11 +140,10 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     // An ambiguous failure keeps the cooldown and the challenge: the code may have gone out, and a
     // second send would be charged twice. A certain refusal gives everything back.
     if (certainlyNotSent(error)) {
-      await Promise.all([
-        // The service's own wait is the one to tell; until it ends, this session's sends wait here.
-        error.code === 'rate_limited' && error.retryAfter ? store.set(cooldownKey, error.retryAfter, '1') : store.delete(cooldownKey),
-        ...spent.map((giveBack) => giveBack()),
-      ]);
+      // The service's own wait is the one to tell; until it ends, this session's sends wait here.
+      const wait = error.code === 'rate_limited' && error.retryAfter;
+      const undo = inverse(plan, results).filter((step) => !(wait && step.key === cooldownKey));
+      await runPlan(store, wait ? [...undo, { op: 'set', key: cooldownKey, seconds: wait, value: '1' }] : undo);
       throw fromServiceError(error);
     }
     // The widget offers to enter a code that arrives, and tells when another may be asked for.
@@ -220,7 +166,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   if (!/^\d{4,8}$/.test(otp)) fail('invalid_input', 'Enter the code you received: 4 to 8 digits.', { field: 'otp' });
   // Without a phone or email, the code is the one this session is waiting for (a widget that came back).
   const named = body.phone !== undefined || body.email !== undefined;
-  const pending = named ? null : ((await readPending(ctx, session)) ?? fail('code_expired', 'This code has expired. Please request a new one.'));
+  const pending = named ? null : ((await readPending(ctx, session)) ?? fail('code_expired', EXPIRED));
   const identifier = pending?.identifier ?? (body.phone !== undefined ? normalizePhone(body.phone, null, undefined) : normalizeEmail(body.email));
   const byEmail = identifier.includes('@');
   ctx.channel = byEmail ? 'email' : 'phone';
@@ -231,42 +177,40 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const challenge = keys.code(session, id);
   const attempts = keys.codeAttempts(session, id);
   const budget = new GuessBudget(ctx, identifier, id, await ctx.wideNetworkKey());
-  // Read together (one round trip); the missing code is told first.
-  const [live, pressure] = await Promise.allSettled([store.get(challenge), verifyPressure(ctx, budget, `verify:${session}:${id}`, attempts)]);
-  if (settled(live) === null) fail('code_expired', 'This code has expired. Please request a new one.');
-  const { attempts: checked, ...proofAsked } = settled(pressure);
-  // A code checked as often as it may be: refused before anything is counted.
-  if (checked >= limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
-  await requireProof(ctx, body, proofAsked);
-  // Counted before asking the service, so parallel guesses cannot slip past the caps: this code's
-  // and the number's, at once (one round trip), all or none. A check past this code's cap stays counted.
-  let count = 0;
-  await spendAll(
-    [],
-    [
-      store.increment(attempts, limits.challengeSeconds).then((answer) => {
-        count = answer.count;
-        if (count > limits.maxWrongCodes) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft: 0 });
-        return () => store.decrement(attempts);
-      }),
-      budget.spend().then(() => () => budget.giveBack()),
-    ],
-  );
-  const attemptsLeft = Math.max(0, limits.maxWrongCodes - count);
+  const scope = `verify:${session}:${id}`;
+  // One plan (one round trip): the code, the number's budget and the pressure read, the missing
+  // code told first; proof, where the pressure asks it, with this session's own wrong codes on top;
+  // then the check counted against this code and the number before asking the service, so that
+  // parallel guesses cannot slip past the caps.
+  const plan: PlanStep[] = [
+    { op: 'get', key: challenge, need: 'expired' },
+    ...budget.steps(0),
+    ...verifyPressure(ctx, budget.network, attempts),
+    await proofGate(ctx, body, scope, 'own'),
+  ];
+  const checked = add(plan, { op: 'increment', key: attempts, seconds: limits.challengeSeconds, max: limits.maxWrongCodes, need: 'attempts' }, ...budget.steps(1));
+  const { results, stop } = await runPlan(store, plan);
+  if (stop?.reason === 'expired') fail('code_expired', EXPIRED);
+  if (stop?.reason === GUESSES) throw budget.refusal(stop.retryAfter);
+  if (stop?.reason === 'attempts') fail('too_many_attempts', SPENT, { attemptsLeft: 0 });
+  if (stop) throw await proofAsked(ctx, stop.level!, scope);
+  const attemptsLeft = Math.max(0, limits.maxWrongCodes - (results[checked] as { count: number }).count);
+  // What the check took of the number's budget, given back unless the code was wrong.
+  const guessesBack = inverse(plan, results).filter((step) => step.op === 'giveBack');
 
   try {
     await deps.upstream.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
   } catch (error) {
     const code = error instanceof ServiceError ? error.code : null;
     if (code === 'wrong_code') {
-      await budget.wrong();
-      if (attemptsLeft === 0) fail('too_many_attempts', 'Too many wrong codes. Please request a new one.', { attemptsLeft });
+      await runPlan(store, budget.wrong());
+      if (attemptsLeft === 0) fail('too_many_attempts', SPENT, { attemptsLeft });
       fail('wrong_code', 'That code is not right.', { attemptsLeft });
     }
-    await budget.giveBack();
-    if (code === 'code_expired' || code === 'too_many_attempts') await store.delete(challenge);
-    // Only a wrong code spends an attempt: a fault (the service's, or the caller gone) costs the person a retry, no more.
-    else await store.decrement(attempts);
+    // Only a wrong code spends an attempt: a fault (the service's, or the caller gone) costs the
+    // person a retry, no more. A code the service no longer holds is no longer live here.
+    const dead = code === 'code_expired' || code === 'too_many_attempts';
+    await runPlan(store, [...guessesBack, dead ? { op: 'delete', key: challenge, seconds: 0 } : { op: 'decrement', key: attempts }]);
     throw error instanceof ServiceError ? fromServiceError(error) : error;
   }
   // Using the challenge up is the one atomic step: of concurrent right answers, one gets a receipt,
@@ -274,8 +218,8 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   // "already used" from the service deletes it.
   // Only wrong codes count against the number. What follows the take goes with it (one round trip):
   // when a concurrent winner took the code first, it has cleared the same keys.
-  const [taken] = await Promise.all([store.take(challenge), budget.giveBack(), store.delete(attempts), clearPending(ctx, session)]);
-  if (taken === null) fail('code_expired', 'This code has expired. Please request a new one.');
+  const [taken] = await Promise.all([store.take(challenge), runPlan(store, guessesBack), store.delete(attempts), clearPending(ctx, session)]);
+  if (taken === null) fail('code_expired', EXPIRED);
   deps.learnCodeLength(otp.length);
   const user = await ctx.user();
   if (user) await recordProof(ctx, user);

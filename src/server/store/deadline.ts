@@ -7,6 +7,7 @@
  * store returns is served, not answered 503 for a rest that is no longer needed.
  */
 import { withinTime } from '../../core/deadline.js';
+import { runPlan, type PlanStep } from './plan.js';
 import type { VerifyStore } from './store.js';
 
 export class StoreUnavailableError extends Error {
@@ -42,5 +43,7 @@ export function withDeadline(store: VerifyStore, timeoutMs: number): VerifyStore
     get: bounded('get', store.get),
     take: bounded('take', store.take),
     delete: bounded('delete', store.delete),
+    // A plan is one call under one deadline, whether the store runs it in one step or operation by operation.
+    run: bounded('run', (plan: PlanStep[]) => runPlan(store, plan)),
   };
 }

@@ -1,4 +1,5 @@
 import { stepBudget, type BudgetStep } from './budget.js';
+import { interpret, type Operation, type PlanAnswer, type PlanStep } from './plan.js';
 import type { VerifyStore } from './store.js';
 
 interface Entry {
@@ -43,25 +44,15 @@ export class MemoryStore implements VerifyStore {
   }
 
   async increment(key: string, windowSeconds: number) {
-    const entry = this.#live(key) ?? { value: '0', expiresAt: this.now() + windowSeconds * 1000 };
-    entry.value = String(Number(entry.value) + 1);
-    this.#write(key, entry);
-    return { count: Number(entry.value), ttl: this.#ttl(entry) };
+    return this.#increment(key, windowSeconds);
   }
 
   async spend(key: string, max: number, windowSeconds: number, step: BudgetStep = 1) {
-    const now = this.now();
-    const { next, ...answer } = stepBudget(Number(this.#live(key)?.value ?? 0), now, max, windowSeconds, step);
-    if (next === null) this.#entries.delete(key);
-    else if (next !== undefined) this.#write(key, { value: String(next), expiresAt: next });
-    return answer;
+    return this.#spend(key, max, windowSeconds, step);
   }
 
   async claim(key: string, seconds: number, value = '1') {
-    const existing = this.#live(key);
-    if (existing) return { claimed: false, ttl: this.#ttl(existing) };
-    this.#write(key, { value, expiresAt: this.now() + seconds * 1000 });
-    return { claimed: true, ttl: seconds };
+    return this.#claim(key, seconds, value);
   }
 
   async set(key: string, seconds: number, value: string) {
@@ -69,8 +60,7 @@ export class MemoryStore implements VerifyStore {
   }
 
   async decrement(key: string) {
-    const entry = this.#live(key);
-    if (entry && Number(entry.value) > 0) entry.value = String(Number(entry.value) - 1);
+    this.#decrement(key);
   }
 
   async get(key: string) {
@@ -85,6 +75,62 @@ export class MemoryStore implements VerifyStore {
 
   async delete(key: string) {
     this.#entries.delete(key);
+  }
+
+  /** The whole plan at once: nothing else runs in this process meanwhile, so it is atomic. */
+  async run(plan: PlanStep[]): Promise<PlanAnswer> {
+    const steps = interpret(plan);
+    let next = steps.next();
+    while (!next.done) next = steps.next(next.value.map((step) => this.#operate(step)));
+    return next.value;
+  }
+
+  #operate(step: Operation): unknown {
+    switch (step.op) {
+      case 'get':
+        return this.#live(step.key)?.value ?? null;
+      case 'claim':
+        return this.#claim(step.key, step.seconds, step.value ?? '1');
+      case 'spend':
+        return this.#spend(step.key, step.max, step.seconds, step.step);
+      case 'giveBack':
+        return this.#spend(step.key, step.max, step.seconds, -1);
+      case 'increment':
+        return this.#increment(step.key, step.seconds);
+      case 'set':
+        return this.#write(step.key, { value: step.value, expiresAt: this.now() + step.seconds * 1000 });
+      case 'delete':
+        return void this.#entries.delete(step.key);
+      case 'decrement':
+        return this.#decrement(step.key);
+    }
+  }
+
+  #increment(key: string, windowSeconds: number) {
+    const entry = this.#live(key) ?? { value: '0', expiresAt: this.now() + windowSeconds * 1000 };
+    entry.value = String(Number(entry.value) + 1);
+    this.#write(key, entry);
+    return { count: Number(entry.value), ttl: this.#ttl(entry) };
+  }
+
+  #spend(key: string, max: number, windowSeconds: number, step: BudgetStep) {
+    const now = this.now();
+    const { next, ...answer } = stepBudget(Number(this.#live(key)?.value ?? 0), now, max, windowSeconds, step);
+    if (next === null) this.#entries.delete(key);
+    else if (next !== undefined) this.#write(key, { value: String(next), expiresAt: next });
+    return answer;
+  }
+
+  #claim(key: string, seconds: number, value: string) {
+    const existing = this.#live(key);
+    if (existing) return { claimed: false, ttl: this.#ttl(existing) };
+    this.#write(key, { value, expiresAt: this.now() + seconds * 1000 });
+    return { claimed: true, ttl: seconds };
+  }
+
+  #decrement(key: string): void {
+    const entry = this.#live(key);
+    if (entry && Number(entry.value) > 0) entry.value = String(Number(entry.value) - 1);
   }
 
   /** Entries held now, expired ones not yet swept included. */

@@ -9,6 +9,8 @@ import calculateSlot from 'cluster-key-slot';
 import type { BudgetStep } from './budget.js';
 import { StoreUnavailableError } from './deadline.js';
 import { CLAIM, DECREMENT, INCREMENT, SPEND, spendAnswer, TAKE, wholeSeconds } from './scripts.js';
+import { runWith, type PlanAnswer, type PlanStep } from './plan.js';
+import { CANCEL, PLAN, planAnswer, planArguments, planLog } from './plan-script.js';
 import type { VerifyStore } from './store.js';
 
 /**
@@ -293,5 +295,24 @@ export class RedisStore implements VerifyStore {
   async delete(key: string) {
     await this.#connected();
     await this.redis.del(this.#prefix + key);
+  }
+
+  /**
+   * A plan in one script, on one Redis. A cluster's keys live on several masters, and a claim there
+   * waits for replicas: there, and wherever the host asks for replicas, the plan runs with the single
+   * operations above (a round trip per group), each as lasting as today.
+   */
+  async run(plan: PlanStep[]): Promise<PlanAnswer> {
+    if (this.redis.isCluster || this.#replicas) return runWith(this, plan);
+    await this.#connected();
+    const log = planLog(this.#prefix);
+    const { keys, args } = planArguments(plan, this.#prefix, log);
+    try {
+      return planAnswer(plan, await this.redis.eval(PLAN, keys.length, ...keys, ...args));
+    } catch (error) {
+      // Timed out, it may still run (a frozen Redis runs what it was sent when it wakes): never for nobody.
+      this.redis.eval(CANCEL, 1, log).catch(() => {});
+      throw error;
+    }
   }
 }

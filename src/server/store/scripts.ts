@@ -32,22 +32,27 @@ local value = redis.call('GET', KEYS[1])
 if value then redis.call('DEL', KEYS[1]) end
 return value`;
 
-// A budget of ARGV[1] coming back evenly over ARGV[2] ms, kept as GCRA keeps it: the key holds when
-// it is whole again (ms, by Redis's clock). ARGV[3] is 1 to take one, -1 to give one back, 0 to read.
+// A budget of `max` coming back evenly over `window` ms, kept as GCRA keeps it: the key holds when
+// it is whole again (ms, by Redis's clock). `amount` is 1 to take one, -1 to give one back, 0 to read.
 // Answers {one was left, used after, ms until one is back when none was}.
-export const SPEND = `
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
-local max, window, amount = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local interval = window / max
-local whole = math.max(tonumber(redis.call('GET', KEYS[1]) or 0), now)
-local wait = whole + interval - now - window
-if amount >= 0 and wait > 0.5 then return {0, math.ceil((whole - now) / interval - 1e-6), math.ceil(wait)} end
-local after = whole + amount * interval
-if amount ~= 0 then
-  if after - now >= 1 then redis.call('SET', KEYS[1], math.floor(after), 'PX', math.ceil(after - now)) else redis.call('DEL', KEYS[1]) end
+export const SPEND_FUNCTION = `
+local function spend(key, max, window, amount, now)
+  local interval = window / max
+  local whole = math.max(tonumber(redis.call('GET', key) or 0), now)
+  local wait = whole + interval - now - window
+  if amount >= 0 and wait > 0.5 then return {0, math.ceil((whole - now) / interval - 1e-6), math.ceil(wait)} end
+  local after = whole + amount * interval
+  if amount ~= 0 then
+    if after - now >= 1 then redis.call('SET', key, math.floor(after), 'PX', math.ceil(after - now)) else redis.call('DEL', key) end
+  end
+  return {1, math.max(0, math.ceil((after - now) / interval - 1e-6)), 0}
 end
-return {1, math.max(0, math.ceil((after - now) / interval - 1e-6)), 0}`;
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)`;
+
+// ARGV: max, window (ms), amount.
+export const SPEND = `${SPEND_FUNCTION}
+return spend(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), now)`;
 
 /** SPEND's reply as a store answers it. */
 export function spendAnswer(reply: unknown): BudgetAnswer {

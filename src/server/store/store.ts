@@ -3,6 +3,7 @@
  * used receipts. Every operation is atomic, so several handler instances can share one store.
  */
 import type { BudgetAnswer, BudgetStep } from './budget.js';
+import type { PlanAnswer, PlanStep } from './plan.js';
 
 export interface VerifyStore {
   /**
@@ -32,4 +33,9 @@ export interface VerifyStore {
   /** Reads and deletes `key` in one step: of several concurrent calls, one gets the value. */
   take(key: string): Promise<string | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Runs a route's plan (plan.ts) atomically, in one round trip. Optional: without it, the handler
+   * runs the plan with the operations above, one round trip per group.
+   */
+  run?(plan: PlanStep[]): Promise<PlanAnswer>;
 }

@@ -30,13 +30,14 @@ describe('handler: a session comes back to its pending code', () => {
   it('the store never holds the phone in clear: no key or value of any operation', async () => {
     const seen: string[] = [];
     const memory = new MemoryStore();
-    // Every operation of the store, not a chosen few: its keys and values as the handler passed them.
+    // Every operation of the store, not a chosen few: its keys and values as the handler passed them,
+    // a plan's steps (run) included.
     const store = new Proxy(memory, {
       get(target, name, receiver) {
         const value = Reflect.get(target, name, receiver);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
-          seen.push(`${String(name)}(${args.map(String).join(', ')})`);
+          seen.push(`${String(name)}(${JSON.stringify(args)})`);
           return value.apply(target, args);
         };
       },
@@ -49,9 +50,9 @@ describe('handler: a session comes back to its pending code', () => {
       assert.equal((await t.call('verify-otp', { otp: await codeSentTo(t.emu, PHONE) })).status, 200);
       // Each kind of write the flow makes is seen: the send counters, the cooldown, the pending code, its use.
       for (const operation of ['increment', 'claim', 'set', 'take', 'delete']) {
-        assert.ok(seen.some((entry) => entry.startsWith(`${operation}(`)), `no ${operation} seen`);
+        assert.ok(seen.some((entry) => entry.startsWith(`${operation}(`) || entry.includes(`{"op":"${operation}"`)), `no ${operation} seen`);
       }
-      assert.ok(seen.some((entry) => entry.startsWith('set(pending:')), 'the pending code is stored');
+      assert.ok(seen.some((entry) => entry.includes('{"op":"set","key":"pending:')), 'the pending code is stored');
       assert.doesNotMatch(seen.join('\n'), /501234567|0501234567/);
       const config = await t.call('config');
       assert.doesNotMatch(JSON.stringify(config.json), /501234567/);

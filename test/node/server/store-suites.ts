@@ -9,6 +9,7 @@ import { createVerifyHandler, ReceiptError, StoreUnavailableError, type VerifyHa
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY, until } from '../helpers.js';
 import { ORIGIN, SECRET } from './handler-setup.js';
+import { planContract } from './plan-contract.js';
 
 /** The contract of a VerifyStore, on stores made by `make` (a fresh key space each). */
 export function storeContract(name: string, make: () => VerifyStore): void {
@@ -117,6 +118,8 @@ export function storeContract(name: string, make: () => VerifyStore): void {
       assert.ok(performance.now() - started > 500, `gone after ${ms.toFixed(0)} ms`);
       assert.equal((await store.claim('short', 30)).claimed, true);
     });
+
+    planContract(make);
   });
 }
 

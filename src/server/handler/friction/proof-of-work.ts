@@ -35,21 +35,25 @@ export async function challengeFor(ctx: RequestContext, level: number, scope: st
   });
 }
 
-/** Whether `payload` solves a challenge of this scope at this level or above, claimed now (once). */
-export async function solved(ctx: RequestContext, payload: unknown, level: number, scope: string): Promise<boolean> {
-  if (typeof payload !== 'string' || payload.length > 4096) return false;
+/**
+ * The level `payload` proves for this scope, and the key that claims it once (the store claims it
+ * in the request's plan, only if the pressure needs it); level 0 when it proves nothing.
+ */
+export async function solvedLevel(ctx: RequestContext, payload: unknown, scope: string): Promise<{ over: number; proof?: string }> {
+  if (typeof payload !== 'string' || payload.length > 4096) return { over: 0 };
   let parsed: { challenge?: Challenge; solution?: { counter: number; derivedKey: string } };
   try {
     parsed = JSON.parse(atob(payload));
   } catch {
-    return false;
+    return { over: 0 };
   }
   const { challenge, solution } = parsed ?? {};
   const data = challenge?.parameters?.data;
-  // Solved for this request, at a level no lower than today's pressure asks.
-  if (!challenge || !solution || data?.scope !== scope || !(Number(data.level) >= level)) return false;
+  // Solved for this request: a proof for another route, session or number proves nothing here.
+  const level = Number(data?.level);
+  if (!challenge || !solution || data?.scope !== scope || !(level >= 1)) return { over: 0 };
   const result = await verifySolution({ challenge, solution, deriveKey, ...(await secrets(ctx)) }).catch(() => null);
-  if (!result?.verified || !challenge.signature) return false;
+  if (!result?.verified || !challenge.signature) return { over: 0 };
   // One solution, one request: a solved challenge replayed by a crowd is worth a single request.
-  return (await ctx.options.store.claim(keys.proofOfWork(challenge.signature), PROOF_SECONDS)).claimed;
+  return { over: level, proof: keys.proofOfWork(challenge.signature) };
 }

@@ -1,0 +1,195 @@
+/**
+ * A route's store steps as one plan, run in one round trip where the store can (`VerifyStore.run`:
+ * one Lua script on Redis and Upstash, one synchronous pass on the MemoryStore), so that the
+ * decisions between them (a cooldown held, a cap full, a proof too easy) are taken in the store,
+ * not after a round trip each. A plan is groups of steps; at the end of a group, a step that
+ * `need`s to pass and did not stops the plan, and everything the plan changed is undone. A `gate`
+ * weighs the pressure the steps read (their `weigh`) against the proof the request carries.
+ * A store without `run` (a Redis Cluster, whose keys live on several nodes; Durable Objects; a
+ * host's own) runs the same plan with its single operations, one round trip per group.
+ */
+import type { BudgetAnswer, BudgetStep } from './budget.js';
+import type { VerifyStore } from './store.js';
+
+/** Levels of pressure a step's value adds: [slot, free, step, offset]; one slot's later value replaces its earlier one. */
+export type Weigh = [slot: string, free: number, step: number, offset?: number];
+
+interface Needs {
+  /** Why the plan stops when this step does not pass (a refusal the caller maps to its answer). */
+  need?: string;
+  weigh?: Weigh;
+}
+
+export type PlanStep =
+  /** A value; with `need`, refused when absent or, with `max`, when its count is at `max` or more. */
+  | ({ op: 'get'; key: string; max?: number } & Needs)
+  | ({ op: 'claim'; key: string; seconds: number; value?: string } & Needs)
+  /** Refused (with `need`) when none is left; `step` 0 reads. */
+  | ({ op: 'spend'; key: string; max: number; seconds: number; step: 0 | 1 } & Needs)
+  /** Refused (with `need`) past `max`; counted all the same (undone if the plan stops). */
+  | ({ op: 'increment'; key: string; seconds: number; max?: number } & Needs)
+  /** `was`: the index of a `get` of the same key, whose value an undo puts back (else an undo deletes). */
+  | { op: 'set'; key: string; seconds: number; value: string; was?: number }
+  | { op: 'delete'; key: string; seconds: number; was?: number }
+  /**
+   * Ends a group, then weighs the level: the sum of the slots' levels but `plus`'s, and `plus`'s
+   * when that is above 0. Above 0, it needs the request's proof: of level `over` or more, and `proof` claimed
+   * once (for `seconds`) by the first gate that needs it.
+   */
+  | { op: 'gate'; over: number; proof?: string; seconds: number; plus?: string }
+  /** Ends a group. */
+  | { op: 'check' }
+  /** Undo steps only: a budget's one given back, a count taken back. */
+  | { op: 'giveBack'; key: string; max: number; seconds: number }
+  | { op: 'decrement'; key: string };
+
+export interface PlanStop {
+  /** The `need` of the first step that did not pass, or 'proof'. */
+  reason: string;
+  /** The longest wait told by the steps refused for that reason. */
+  retryAfter: number;
+  /** The level the gate asked, for a stop at a gate. */
+  level?: number;
+  /** The index of the step that stopped the plan. */
+  at: number;
+}
+
+/** Each step's answer, by index (a gate's is its level), and why it stopped, if it did. */
+export interface PlanAnswer {
+  results: unknown[];
+  stop?: PlanStop;
+}
+
+/** One operation on a key, as a store's single methods take it. */
+export type Operation = Exclude<PlanStep, { op: 'gate' | 'check' }>;
+
+/** The operation's answer, as the store's single method gives it. */
+export async function operate(store: VerifyStore, step: Operation): Promise<unknown> {
+  switch (step.op) {
+    case 'get':
+      return store.get(step.key);
+    case 'claim':
+      return store.claim(step.key, step.seconds, step.value ?? '1');
+    case 'spend':
+      return store.spend(step.key, step.max, step.seconds, step.step);
+    case 'giveBack':
+      return store.spend(step.key, step.max, step.seconds, -1 as BudgetStep);
+    case 'increment':
+      return store.increment(step.key, step.seconds, step.max);
+    case 'set':
+      return store.set(step.key, step.seconds, step.value);
+    case 'delete':
+      return store.delete(step.key);
+    case 'decrement':
+      return store.decrement(step.key);
+  }
+}
+
+/** Whether a step passed, and the wait it told when not. */
+function verdict(step: Operation, result: unknown): { passed: boolean; wait: number; value: number } {
+  switch (step.op) {
+    case 'get': {
+      const count = Number(result) || 0;
+      return { passed: step.max === undefined ? result !== null : count < step.max, wait: 0, value: count };
+    }
+    case 'claim': {
+      const { claimed, ttl } = result as { claimed: boolean; ttl: number };
+      return { passed: claimed, wait: ttl, value: 0 };
+    }
+    case 'spend': {
+      const { spent, used, retryAfter } = result as BudgetAnswer;
+      return { passed: spent, wait: retryAfter, value: used };
+    }
+    case 'increment': {
+      const { count, ttl } = result as { count: number; ttl: number };
+      return { passed: step.max === undefined || count <= step.max, wait: ttl, value: count };
+    }
+    default:
+      return { passed: true, wait: 0, value: 0 };
+  }
+}
+
+/** Levels above free, beyond `free`: one more for each `step` counted past it. */
+export function excess(count: number, free: number, step: number): number {
+  return count < free ? 0 : 1 + Math.floor((count - free) / step);
+}
+
+/**
+ * What puts back the steps of a plan that changed something (in reverse order): a claim deleted,
+ * a budget's one given back, a count taken back, a value put back as it was. `upTo` excludes later steps.
+ */
+export function inverse(plan: PlanStep[], results: unknown[], upTo = plan.length): Operation[] {
+  const undo: Operation[] = [];
+  for (let i = upTo - 1; i >= 0; i--) {
+    const step = plan[i]!;
+    const result = results[i];
+    if (result === undefined) continue;
+    if (step.op === 'claim' && (result as { claimed: boolean }).claimed) undo.push({ op: 'delete', key: step.key, seconds: 0 });
+    else if (step.op === 'spend' && step.step === 1 && (result as BudgetAnswer).spent) undo.push({ op: 'giveBack', key: step.key, max: step.max, seconds: step.seconds });
+    else if (step.op === 'increment') undo.push({ op: 'decrement', key: step.key });
+    else if (step.op === 'set' || step.op === 'delete') {
+      const was = step.was === undefined ? null : (results[step.was] as string | null);
+      undo.push(was === null ? { op: 'delete', key: step.key, seconds: 0 } : { op: 'set', key: step.key, seconds: step.seconds, value: was });
+    }
+  }
+  return undo;
+}
+
+/**
+ * The plan's logic, apart from how operations reach the store: yields each group's operations (a
+ * gate's proof claim, the undo) and is given their answers. Drivers: `runWith` (a store's single
+ * methods, async) and MemoryStore's synchronous one. Redis runs the same logic in Lua (scripts.ts, PLAN).
+ */
+export function* interpret(plan: PlanStep[]): Generator<Operation[], PlanAnswer, unknown[]> {
+  const results: unknown[] = new Array(plan.length);
+  const slots = new Map<string, number>();
+  let proven = false;
+  let start = 0;
+  for (let end = 0; end <= plan.length; end++) {
+    const step = plan[end];
+    if (step && step.op !== 'gate' && step.op !== 'check') continue;
+    const group = plan.slice(start, end) as Operation[];
+    const answers = group.length ? yield group : [];
+    let stop: PlanStop | undefined;
+    group.forEach((op, i) => {
+      results[start + i] = answers[i] ?? null;
+      const { passed, wait, value } = verdict(op, answers[i]);
+      const { need, weigh } = op as Needs;
+      if (weigh) slots.set(weigh[0], excess(value + (weigh[3] ?? 0), weigh[1], weigh[2]));
+      if (passed || !need) return;
+      if (!stop) stop = { reason: need, retryAfter: wait, at: start + i };
+      else if (stop.reason === need) stop.retryAfter = Math.max(stop.retryAfter, wait);
+    });
+    if (!stop && step?.op === 'gate') {
+      let level = [...slots].reduce((sum, [slot, slotLevel]) => (slot === step.plus ? sum : sum + slotLevel), 0);
+      if (level > 0 && step.plus) level += slots.get(step.plus) ?? 0;
+      results[end] = level;
+      if (level > 0 && (level > step.over || !step.proof)) stop = { reason: 'proof', retryAfter: 0, level, at: end };
+      else if (level > 0 && !proven) {
+        const [claim] = yield [{ op: 'claim', key: step.proof!, seconds: step.seconds }];
+        proven = (claim as { claimed: boolean }).claimed;
+        if (!proven) stop = { reason: 'proof', retryAfter: 0, level, at: end };
+      }
+    }
+    if (stop) {
+      const undo = inverse(plan, results, end);
+      if (undo.length) yield undo;
+      return { results, stop };
+    }
+    start = end + 1;
+  }
+  return { results };
+}
+
+/** Runs a plan with a store's single operations: each group's at once (one round trip on a pipelining client). */
+export async function runWith(store: VerifyStore, plan: PlanStep[]): Promise<PlanAnswer> {
+  const steps = interpret(plan);
+  let next = steps.next();
+  while (!next.done) next = steps.next(await Promise.all(next.value.map((step) => operate(store, step))));
+  return next.value;
+}
+
+/** Runs a plan on the store: in one round trip where it has `run`, else a round trip per group. */
+export function runPlan(store: VerifyStore, plan: PlanStep[]): Promise<PlanAnswer> {
+  return store.run ? store.run(plan) : runWith(store, plan);
+}
