@@ -9,7 +9,7 @@ import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
 import { recordProof } from './enroll-proof.js';
 import { clearPending, readPending, sealPending } from './pending.js';
 import { alertDestinations, DESTINATION, destinationsOf, destinationSteps } from './destinations.js';
-import { PROOF, proofAsked, proofGate } from './friction/proof.js';
+import { PROOF, proofAsked, proofGate, proofScope } from './friction/proof.js';
 import { GUESSES, GuessBudget } from './friction/guess-budget.js';
 import { budgetStep, CAP, networkWeigh, sendPressure, verifyPressure } from './friction/pressure.js';
 import { keys } from '../store/keys.js';
@@ -76,7 +76,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
   const [sessionKey, sessionToIdentifier, ipKey, networkKey] = [keys.sendsBySession(session), keys.sendsToBySession(id, session), ip && keys.sendsByAddress(ip), network && keys.sendsToByNetwork(id, network)];
   const budget = new GuessBudget(ctx, identifier, id, network);
-  const scope = `send:${session}:${id}`;
+  const scope = proofScope('send', session, id);
   const destinations = method === 'email' ? [] : destinationsOf(ctx, identifier);
   const [gate, sealed] = await Promise.all([proofGate(ctx, body, scope), sealPending(ctx, { method, identifier, sentAt: Date.now() })]);
 
@@ -177,7 +177,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const challenge = keys.code(session, id);
   const attempts = keys.codeAttempts(session, id);
   const budget = new GuessBudget(ctx, identifier, id, await ctx.wideNetworkKey());
-  const scope = `verify:${session}:${id}`;
+  const scope = proofScope('verify', session, id);
   // One plan (one round trip): the code, the number's budget and the pressure read, the missing
   // code told first; proof, where the pressure asks it, with this session's own wrong codes on top;
   // then the check counted against this code and the number before asking the service, so that

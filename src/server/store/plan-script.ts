@@ -140,11 +140,9 @@ export const planLog = (prefix: string): string => `${prefix}plan:${crypto.rando
 
 /** The script's KEYS and ARGV for a plan: each key once, prefixed; seconds whole, a budget's window in ms. */
 export function planArguments(plan: PlanStep[], prefix: string, log: string): { keys: string[]; args: string[] } {
-  const keys: string[] = [];
-  const index = (key: string) => {
-    const at = keys.indexOf(prefix + key);
-    return (at < 0 ? keys.push(prefix + key) : at + 1);
-  };
+  // Each key once, in a list built up front: a step names its key by its place in it (1-based, as Lua counts).
+  const keys = [...new Set(plan.flatMap((step) => ['key' in step ? step.key : null, step.op === 'gate' ? step.proof : null]).filter((key): key is string => !!key))].map((key) => prefix + key);
+  const index = (key: string): number => keys.indexOf(prefix + key) + 1;
   const steps = plan.map((step) => {
     const lua: Record<string, unknown> = { ...step };
     if ('key' in step) lua.key = index(step.key);

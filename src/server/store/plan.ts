@@ -9,59 +9,9 @@
  * host's own) runs the same plan with its single operations, one round trip per group.
  */
 import type { BudgetAnswer, BudgetStep } from './budget.js';
-import type { VerifyStore } from './store.js';
+import type { Needs, Operation, PlanAnswer, PlanStep, PlanStop, VerifyStore } from './store.js';
 
-/** Levels of pressure a step's value adds: [slot, free, step, offset]; one slot's later value replaces its earlier one. */
-export type Weigh = [slot: string, free: number, step: number, offset?: number];
-
-interface Needs {
-  /** Why the plan stops when this step does not pass (a refusal the caller maps to its answer). */
-  need?: string;
-  weigh?: Weigh;
-}
-
-export type PlanStep =
-  /** A value; with `need`, refused when absent or, with `max`, when its count is at `max` or more. */
-  | ({ op: 'get'; key: string; max?: number } & Needs)
-  | ({ op: 'claim'; key: string; seconds: number; value?: string } & Needs)
-  /** Refused (with `need`) when none is left; `step` 0 reads. */
-  | ({ op: 'spend'; key: string; max: number; seconds: number; step: 0 | 1 } & Needs)
-  /** Refused (with `need`) past `max`; counted all the same (undone if the plan stops). */
-  | ({ op: 'increment'; key: string; seconds: number; max?: number } & Needs)
-  /** `was`: the index of a `get` of the same key, whose value an undo puts back (else an undo deletes). */
-  | { op: 'set'; key: string; seconds: number; value: string; was?: number }
-  | { op: 'delete'; key: string; seconds: number; was?: number }
-  /**
-   * Ends a group, then weighs the level: the sum of the slots' levels but `plus`'s, and `plus`'s
-   * when that is above 0. Above 0, it needs the request's proof: of level `over` or more, and `proof` claimed
-   * once (for `seconds`) by the first gate that needs it.
-   */
-  | { op: 'gate'; over: number; proof?: string; seconds: number; plus?: string }
-  /** Ends a group. */
-  | { op: 'check' }
-  /** Undo steps only: a budget's one given back, a count taken back. */
-  | { op: 'giveBack'; key: string; max: number; seconds: number }
-  | { op: 'decrement'; key: string };
-
-export interface PlanStop {
-  /** The `need` of the first step that did not pass, or 'proof'. */
-  reason: string;
-  /** The longest wait told by the steps refused for that reason. */
-  retryAfter: number;
-  /** The level the gate asked, for a stop at a gate. */
-  level?: number;
-  /** The index of the step that stopped the plan. */
-  at: number;
-}
-
-/** Each step's answer, by index (a gate's is its level), and why it stopped, if it did. */
-export interface PlanAnswer {
-  results: unknown[];
-  stop?: PlanStop;
-}
-
-/** One operation on a key, as a store's single methods take it. */
-export type Operation = Exclude<PlanStep, { op: 'gate' | 'check' }>;
+export type { Operation, PlanAnswer, PlanStep, PlanStop, Weigh } from './store.js';
 
 /** The operation's answer, as the store's single method gives it. */
 export async function operate(store: VerifyStore, step: Operation): Promise<unknown> {

@@ -10,6 +10,9 @@ import { HandlerError } from '../errors.js';
 import { humanChecked } from './human-check.js';
 import { challengeFor, PROOF_SECONDS, solvedLevel } from './proof-of-work.js';
 
+/** What a proof is for (the route, the session and the identifier): one cannot pay for another. */
+export const proofScope = (route: 'send' | 'verify', session: string, id: string): string => `${route}:${session}:${id}`;
+
 /** Why a plan stops at its gate. */
 export const PROOF = 'proof';
 
