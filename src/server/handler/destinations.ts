@@ -39,7 +39,9 @@ export async function alertDestinations(ctx: RequestContext, destinations: Desti
     const count = (counts[i] as { count: number } | null | undefined)?.count;
     if (count !== window.alertAt + 1) continue;
     const where = event.prefix ?? event.country;
-    console.warn(`verify handler: ${count} codes to ${where} within ${window.windowSeconds} s (alert at ${window.alertAt}): a sign of SMS pumping. Check the traffic; limits.${event.kind === 'country' ? 'sendsPerCountry' : 'sendsPerPrefix'}.max refuses past a cap.`);
+    console.warn(
+      `verify handler: ${count} codes to ${where} within ${window.windowSeconds} s (alert at ${window.alertAt}): a sign of SMS pumping. Check the traffic; limits.${event.kind === 'country' ? 'sendsPerCountry' : 'sendsPerPrefix'}.max refuses past a cap.`,
+    );
     try {
       await ctx.options.onAbuse?.({ ...event, sends: count, windowSeconds: window.windowSeconds });
     } catch (error) {

@@ -74,7 +74,12 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
   const challenge = keys.code(session, id);
   const attempts = keys.codeAttempts(session, id);
   const [ip, network] = [await ctx.clientKey(), await ctx.wideNetworkKey()];
-  const [sessionKey, sessionToIdentifier, ipKey, networkKey] = [keys.sendsBySession(session), keys.sendsToBySession(id, session), ip && keys.sendsByAddress(ip), network && keys.sendsToByNetwork(id, network)];
+  const [sessionKey, sessionToIdentifier, ipKey, networkKey] = [
+    keys.sendsBySession(session),
+    keys.sendsToBySession(id, session),
+    ip && keys.sendsByAddress(ip),
+    network && keys.sendsToByNetwork(id, network),
+  ];
   const budget = new GuessBudget(ctx, identifier, id, network);
   const scope = proofScope('send', session, id);
   const destinations = method === 'email' ? [] : destinationsOf(ctx, identifier);
@@ -182,12 +187,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   // code told first; proof, where the pressure asks it, with this session's own wrong codes on top;
   // then the check counted against this code and the number before asking the service, so that
   // parallel guesses cannot slip past the caps.
-  const plan: PlanStep[] = [
-    { op: 'get', key: challenge, need: 'expired' },
-    ...budget.steps(0),
-    ...verifyPressure(ctx, budget.network, attempts),
-    await proofGate(ctx, body, scope, 'own'),
-  ];
+  const plan: PlanStep[] = [{ op: 'get', key: challenge, need: 'expired' }, ...budget.steps(0), ...verifyPressure(ctx, budget.network, attempts), await proofGate(ctx, body, scope, 'own')];
   const checked = add(plan, { op: 'increment', key: attempts, seconds: limits.challengeSeconds, max: limits.maxWrongCodes, need: 'attempts' }, ...budget.steps(1));
   const { results, stop } = await runPlan(store, plan);
   if (stop?.reason === 'expired') fail('code_expired', EXPIRED);

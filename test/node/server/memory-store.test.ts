@@ -3,7 +3,6 @@ import { describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore } from '../../../src/server/index.js';
 import { setup } from './handler-setup.js';
-import { planContract } from './plan-contract.js';
 
 describe('MemoryStore is bounded', () => {
   it('keeps at most maxEntries: expired entries go first, then the least recently written, with one warning', async () => {
@@ -52,5 +51,3 @@ describe('MemoryStore is bounded', () => {
     }
   });
 });
-
-describe('MemoryStore: plans', () => planContract(() => new MemoryStore()));

@@ -1,5 +1,6 @@
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { Redis } from 'ioredis';
 import { MemoryStore, REDIS_CLIENT_OPTIONS, RedisStore } from '../../../src/server/index.js';
 import { freePort, until } from '../helpers.js';
 import { spawnRedis, startRedis, type RedisServer } from './redis-server.js';
+import { CANCEL, PLAN, planAnswer, planArguments } from '../../../src/server/store/plan-script.js';
+import type { PlanStep } from '../../../src/server/store/plan.js';
 import { fleetFlows, storeContract } from './store-suites.js';
 
 let redisServer: RedisServer;
@@ -18,6 +21,47 @@ after(() => redisServer.stop());
 storeContract('MemoryStore', () => new MemoryStore());
 storeContract('RedisStore', () => new RedisStore(client(), { prefix: `t${Math.random()}:` }));
 fleetFlows('two handler instances on one Redis', () => new RedisStore(client(), { prefix: 'shared:' }));
+
+describe("a plan's cancel, whichever reaches Redis first", () => {
+  // A request that gave up on its plan sends CANCEL behind it; on a frozen Redis both wait, in order.
+  const SEND: PlanStep[] = [
+    { op: 'claim', key: 'cool', seconds: 30, need: 'cooldown' },
+    { op: 'spend', key: 'budget', max: 3, seconds: 60, step: 1, need: 'cap' },
+    { op: 'increment', key: 'count', seconds: 60 },
+    { op: 'set', key: 'code', seconds: 60, value: 'sms' },
+  ];
+  const run = (redis: Redis, prefix: string, log: string) => {
+    const { keys, args } = planArguments(SEND, prefix, log);
+    return redis.eval(PLAN, keys.length, ...keys, ...args);
+  };
+  const connected = async () => {
+    const redis = client();
+    if (redis.status !== 'ready') await once(redis, 'ready');
+    return redis;
+  };
+  const state = (redis: Redis, prefix: string) => Promise.all(['cool', 'budget', 'count', 'code'].map((key) => redis.get(prefix + key)));
+
+  it('after the plan ran: everything it did is undone', async () => {
+    const redis = await connected();
+    const prefix = `cancel-after${Math.random()}:`;
+    const log = `${prefix}plan:1`;
+    assert.deepEqual(planAnswer(SEND, await run(redis, prefix, log)).stop, undefined);
+    assert.equal(await redis.get(`${prefix}code`), 'sms');
+    await redis.eval(CANCEL, 1, log);
+    assert.deepEqual(await state(redis, prefix), [null, null, '0', null]);
+    redis.disconnect();
+  });
+
+  it('before it: the plan does nothing when it comes', async () => {
+    const redis = await connected();
+    const prefix = `cancel-before${Math.random()}:`;
+    const log = `${prefix}plan:1`;
+    await redis.eval(CANCEL, 1, log);
+    await assert.rejects(async () => planAnswer(SEND, await run(redis, prefix, log)), /cancelled/);
+    assert.deepEqual(await state(redis, prefix), [null, null, null, null]);
+    redis.disconnect();
+  });
+});
 
 describe('RedisStore on a Redis that refuses CONFIG, as managed services often do', () => {
   it('says once that it could not check the persistence, and works', async () => {
