@@ -6,7 +6,7 @@
 import { Redis as Upstash } from '@upstash/redis';
 import { Redis } from 'ioredis';
 import { startEmulator } from '../../src/emulator/index.js';
-import { createVerifyHandler, MemoryStore, RedisStore, REDIS_CLIENT_OPTIONS, UpstashStore, type VerifyStore } from '../../src/server/index.js';
+import { createVerifyHandler, MemoryStore, RedisStore, REDIS_CLIENT_OPTIONS, UpstashStore, type PlanAnswer, type PlanStep, type VerifyStore } from '../../src/server/index.js';
 import { startRedis } from '../node/server/redis-server.js';
 import { startUpstashGateway } from '../node/server/upstash-gateway.js';
 // @ts-expect-error: a plain module of the bench, without types
@@ -46,9 +46,14 @@ async function flowCounts(name: string, make: () => VerifyStore, trips: () => Pr
     get: (target, key) => {
       const value = Reflect.get(target, key);
       if (typeof value !== 'function') return value;
-      // A plan counts its operations (its gates and group ends are none).
-      const count = (args: unknown[]) => (key === 'run' ? (args[0] as { op: string }[]).filter((step) => step.op !== 'gate' && step.op !== 'check').length : 1);
-      return (...args: unknown[]) => ((ops += count(args)), value.apply(target, args));
+      if (key !== 'run') return (...args: unknown[]) => (ops++, value.apply(target, args));
+      // A plan counts the operations it ran: its groups up to the one it stopped in (gates and group ends are none).
+      return async (plan: PlanStep[]) => {
+        const answer: PlanAnswer = await value.call(target, plan);
+        const end = answer.stop ? plan.findIndex((step, i) => i >= answer.stop!.at && (step.op === 'gate' || step.op === 'check')) : -1;
+        ops += (end < 0 ? plan : plan.slice(0, end)).filter((step) => step.op !== 'gate' && step.op !== 'check').length;
+        return answer;
+      };
     },
   });
   const handler = createVerifyHandler({
