@@ -102,8 +102,8 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
     ...budgetStep(sessionKey, limits.sendsPerSession, 1, CAP),
     ...budgetStep(ipKey, limits.sendsPerIp, 1, CAP),
     ...budgetStep(sessionToIdentifier, limits.sendsPerIdentifier, 1, CAP),
-    ...(networkKey ? [{ op: 'increment', key: networkKey, seconds: limits.sendsPerIdentifierAllCallers.windowSeconds, weigh: networkWeigh(ctx, -1) } as const] : []),
-    gate,
+    // Weighed again only where the network's count changed: without an address, the first gate's level stands.
+    ...(networkKey ? [{ op: 'increment', key: networkKey, seconds: limits.sendsPerIdentifierAllCallers.windowSeconds, weigh: networkWeigh(ctx, -1) } as const, gate] : []),
   );
   // Then the number's ceiling over all callers, the counts of where codes go, and this session's
   // code and pending record (recorded before the send, so that a code delivered after a timeout

@@ -8,7 +8,7 @@
  * A store without `run` (a Redis Cluster, whose keys live on several nodes; Durable Objects; a
  * host's own) runs the same plan with its single operations, one round trip per group.
  */
-import type { BudgetAnswer, BudgetStep } from './budget.js';
+import type { BudgetAnswer } from './budget.js';
 import type { Needs, Operation, PlanAnswer, PlanStep, PlanStop, VerifyStore } from './store.js';
 
 export type { Operation, PlanAnswer, PlanStep, PlanStop, Weigh } from './store.js';
@@ -23,7 +23,7 @@ export async function operate(store: VerifyStore, step: Operation): Promise<unkn
     case 'spend':
       return store.spend(step.key, step.max, step.seconds, step.step);
     case 'giveBack':
-      return store.spend(step.key, step.max, step.seconds, -1 as BudgetStep);
+      return store.spend(step.key, step.max, step.seconds, -1);
     case 'increment':
       return store.increment(step.key, step.seconds, step.max);
     case 'set':
