@@ -12,6 +12,9 @@ export class RequestContext {
   #networkRead?: Promise<string | null>;
   /** For the log: how a code went or is checked (a channel; `phone` for a check by SMS or WhatsApp). */
   channel?: string;
+  #answer!: () => void;
+  /** Settles once the handler has built its answer: work the answer does not wait for starts then (afterwards.ts). */
+  readonly answered = new Promise<void>((resolve) => (this.#answer = resolve));
 
   constructor(
     readonly request: Request,
@@ -20,6 +23,11 @@ export class RequestContext {
     /** The route's entry in the protocol's table: its method and the fields it accepts. */
     readonly route: RouteInfo,
   ) {}
+
+  /** The answer is built (the handler's last step). */
+  answer(): void {
+    this.#answer();
+  }
 
   /** The route's body cap: the JSON one, or the media one for face and voice. */
   get maxBodyBytes(): number {
@@ -78,7 +86,10 @@ export class RequestContext {
   sessionOrNull(): Promise<string | null> {
     this.#session ??= (async () => {
       const id = (await this.options.getSessionId?.(this.request)) ?? (await this.user());
-      return id ? hashSession(id, this.options.receiptSecret, this.options.crypto) : null;
+      const session = id ? await hashSession(id, this.options.receiptSecret, this.options.crypto) : null;
+      // What this session's last request wrote after its answer is read as written.
+      if (session) await this.options.afterwards.written(session);
+      return session;
     })();
     return this.#session;
   }

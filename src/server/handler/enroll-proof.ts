@@ -5,13 +5,14 @@
  * allows, false refuses, and undefined (a session token without `enroll`) leaves it to the code.
  */
 import { keys } from '../store/keys.js';
+import type { Operation } from '../store/plan.js';
 import type { RequestContext } from './context.js';
 
 const proofKey = async (ctx: RequestContext, user: string) => keys.enrollProof(await ctx.userHash(user));
 
-/** After a code verified by a signed-in user: the proof, fresh for the next minutes. */
-export async function recordProof(ctx: RequestContext, user: string): Promise<void> {
-  await ctx.options.store.set(await proofKey(ctx, user), ctx.options.enrollProofSeconds, '1');
+/** After a code verified by a signed-in user: the proof, fresh for the next minutes (a step of the verify's clean-up). */
+export async function proofStep(ctx: RequestContext, user: string): Promise<Operation> {
+  return { op: 'set', key: await proofKey(ctx, user), seconds: ctx.options.enrollProofSeconds, value: '1' };
 }
 
 export async function hasProof(ctx: RequestContext, user: string): Promise<boolean> {

@@ -127,6 +127,7 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
         response = errorResponse(unavailable(503));
       }
     }
+    ctx?.answer();
     if (request.method === 'POST' && response.status !== 405) response.headers.set('cache-control', 'no-store');
     options.log?.({
       route: name || path,

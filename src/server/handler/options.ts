@@ -9,6 +9,7 @@ import { memoryStoreRefusal } from '../store/platform.js';
 import type { VerifyStore } from '../store/store.js';
 import { DEFAULT_FRICTION, type Friction } from './friction/settings.js';
 import type { FaceObserver } from '../liveness/judge.js';
+import { Afterwards } from './afterwards.js';
 
 /**
  * Codes to one destination in a window: past `alertAt` the host is told once a window (`onAbuse`)
@@ -242,6 +243,7 @@ export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 't
   codeLength: number | null;
   /** The biometrics served: none without `getReference` and `saveReference`. */
   biometrics: BiometricKind[];
+  afterwards: Afterwards;
 };
 
 function once(run: () => void): () => void {
@@ -258,6 +260,8 @@ export interface Runtime {
   crypto?: KeyedCrypto;
   /** The runtime's own live face check, for a handler serving faces that was given none; throws what is missing. */
   liveness?(): FaceObserver;
+  /** Work started before a response may finish after it (a Node process); elsewhere only through a `waitUntil` the adapter passes. */
+  outlivesResponse?: boolean;
 }
 
 export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime = {}): ResolvedOptions {
@@ -292,6 +296,7 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
     receiptSeconds: options.receiptSeconds ?? 120,
     enrollProofSeconds: options.enrollProofSeconds ?? 300,
     codeLength,
+    afterwards: new Afterwards(runtime.outlivesResponse === true, options.log),
     trustProxy: options.trustProxy === true ? 1 : Number(options.trustProxy) || 0,
     unknownClient: once(() =>
       console.warn('verify handler: requests come with no client address, so per-IP send limits are off. Pass { clientIp } to the handler, or set getClientIp or trustProxy.'),

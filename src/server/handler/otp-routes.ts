@@ -6,14 +6,14 @@ import { ServiceError } from '../upstream/errors.js';
 import type { ServiceClient } from '../upstream/types.js';
 import { asciiDigits } from '../../core/digits.js';
 import { maskIdentifier, normalizeEmail, normalizePhone } from './contacts.js';
-import { recordProof } from './enroll-proof.js';
-import { clearPending, readPending, sealPending } from './pending.js';
+import { proofStep } from './enroll-proof.js';
+import { readPending, sealPending } from './pending.js';
 import { alertDestinations, DESTINATION, destinationsOf, destinationSteps } from './destinations.js';
 import { PROOF, proofAsked, proofGate, proofScope } from './friction/proof.js';
 import { GUESSES, GuessBudget } from './friction/guess-budget.js';
 import { budgetStep, CAP, networkWeigh, sendPressure, verifyPressure } from './friction/pressure.js';
 import { keys } from '../store/keys.js';
-import { inverse, runPlan, type PlanStep } from '../store/plan.js';
+import { inverse, runPlan, type Operation, type PlanStep } from '../store/plan.js';
 import type { RequestContext } from './context.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
 import { verified } from './verified.js';
@@ -40,6 +40,8 @@ function templateFor(ctx: RequestContext, lang: unknown): number | undefined {
 const TOO_MANY = 'Too many codes requested. Please try again later.';
 const EXPIRED = 'This code has expired. Please request a new one.';
 const SPENT = 'Too many wrong codes. Please request a new one.';
+/** Why a verify's plan stops when its code was checked already. */
+const TRIED = 'tried';
 
 /** Appends a step to a plan; answers its index, where the plan's answer holds its result. */
 const add = (plan: PlanStep[], ...steps: PlanStep[]): number => plan.push(...steps) - steps.length;
@@ -183,45 +185,50 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const attempts = keys.codeAttempts(session, id);
   const budget = new GuessBudget(ctx, identifier, id, await ctx.wideNetworkKey());
   const scope = proofScope('verify', session, id);
-  // One plan (one round trip): the code, the number's budget and the pressure read, the missing
-  // code told first; proof, where the pressure asks it, with this session's own wrong codes on top;
-  // then the check counted against this code and the number before asking the service, so that
-  // parallel guesses cannot slip past the caps.
-  const plan: PlanStep[] = [{ op: 'get', key: challenge, need: 'expired' }, ...budget.steps(0), ...verifyPressure(ctx, budget.network, attempts), await proofGate(ctx, body, scope, 'own')];
-  const checked = add(plan, { op: 'increment', key: attempts, seconds: limits.challengeSeconds, max: limits.maxWrongCodes, need: 'attempts' }, ...budget.steps(1));
+  // One plan, the request's one round trip: the code, the number's budget and the pressure read,
+  // the missing code told first; proof, where the pressure asks it, with this session's own wrong
+  // codes on top. Then the check counted before the service is asked, as if the code were wrong,
+  // so that parallel guesses cannot slip past the caps and a wrong code needs no second trip:
+  // against this code, the number's budgets and the pressure. Its guess is claimed, which uses a
+  // right code up at once (of concurrent right answers, one gets a receipt, even from a service
+  // that would accept a code twice); a code typed again is answered without asking the service.
+  const plan: PlanStep[] = [{ op: 'get', key: challenge, need: 'expired' }, ...budget.steps(0), ...verifyPressure(ctx, budget.network, attempts)];
+  const own = plan.length - 1;
+  plan.push(await proofGate(ctx, body, scope, 'own'));
+  const tried = add(plan, { op: 'claim', key: keys.codeTried(session, id, await ctx.hash(`otp:${otp}`)), seconds: limits.challengeSeconds, need: TRIED });
+  plan.push({ op: 'increment', key: attempts, seconds: limits.challengeSeconds, max: limits.maxWrongCodes, need: 'attempts' }, ...budget.steps(1), ...budget.wrong());
   const { results, stop } = await runPlan(store, plan);
   if (stop?.reason === 'expired') fail('code_expired', EXPIRED);
   if (stop?.reason === GUESSES) throw budget.refusal(stop.retryAfter);
   if (stop?.reason === 'attempts') fail('too_many_attempts', SPENT, { attemptsLeft: 0 });
+  if (stop?.reason === TRIED) fail('wrong_code', 'That code was tried already.', { attemptsLeft: Math.max(0, limits.maxWrongCodes - Number(results[own] ?? 0)) });
   if (stop) throw await proofAsked(ctx, stop.level!, scope);
-  const attemptsLeft = Math.max(0, limits.maxWrongCodes - (results[checked] as { count: number }).count);
-  // What the check took of the number's budget, given back unless the code was wrong.
-  const guessesBack = inverse(plan, results).filter((step) => step.op === 'giveBack');
+  const attemptsLeft = Math.max(0, limits.maxWrongCodes - (results[tried + 1] as { count: number }).count);
+  // What the check counted against the number and the pressure: given back unless the code was wrong.
+  const counted = inverse(plan, results).filter((step) => step.op !== 'delete' && step.key !== attempts);
 
   try {
     await deps.upstream.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
   } catch (error) {
     const code = error instanceof ServiceError ? error.code : null;
     if (code === 'wrong_code') {
-      await runPlan(store, budget.wrong());
       if (attemptsLeft === 0) fail('too_many_attempts', SPENT, { attemptsLeft });
       fail('wrong_code', 'That code is not right.', { attemptsLeft });
     }
     // Only a wrong code spends an attempt: a fault (the service's, or the caller gone) costs the
-    // person a retry, no more. A code the service no longer holds is no longer live here.
+    // person a retry, no more, and the same code may be tried again. A code the service no longer
+    // holds is no longer live here.
     const dead = code === 'code_expired' || code === 'too_many_attempts';
-    await runPlan(store, [...guessesBack, dead ? { op: 'delete', key: challenge, seconds: 0 } : { op: 'decrement', key: attempts }]);
+    await runPlan(store, [...inverse(plan, results), ...(dead ? [{ op: 'delete', key: challenge, seconds: 0 } as const] : [])]);
     throw error instanceof ServiceError ? fromServiceError(error) : error;
   }
-  // Using the challenge up is the one atomic step: of concurrent right answers, one gets a receipt,
-  // even from a service that would accept a code twice. At once, before a concurrent loser's
-  // "already used" from the service deletes it.
-  // Only wrong codes count against the number. What follows the take goes with it (one round trip):
-  // when a concurrent winner took the code first, it has cleared the same keys.
-  const [taken] = await Promise.all([store.take(challenge), runPlan(store, guessesBack), store.delete(attempts), clearPending(ctx, session)]);
-  if (taken === null) fail('code_expired', EXPIRED);
   deps.learnCodeLength(otp.length);
   const user = await ctx.user();
-  if (user) await recordProof(ctx, user);
+  // The right code's clean-up: what the check counted given back, the code and its pending record
+  // gone. It decides nothing for the answer, so the person does not wait for it where the runtime
+  // allows; the proof that lets a signed-in user enrol next is read at once, so it is waited for.
+  const settle: Operation[] = [...counted, ...[challenge, attempts, keys.pending(session)].map((key) => ({ op: 'delete', key, seconds: 0 }) as const)];
+  const proof = user && ctx.options.biometrics.length ? await proofStep(ctx, user) : null;
+  await ctx.options.afterwards.run(session, () => runPlan(store, proof ? [...settle, proof] : settle), { waitUntil: ctx.info.waitUntil, wait: proof !== null, answered: ctx.answered });
   return verified(ctx, 'otp', { user, session, identifier, identifierHash: id });
 }

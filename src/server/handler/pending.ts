@@ -23,11 +23,6 @@ export function sealPending(ctx: RequestContext, pending: Pending): Promise<stri
   return crypto.seal(receiptSecret, JSON.stringify(pending));
 }
 
-/** Once its code is verified, nothing is pending any more. */
-export async function clearPending(ctx: RequestContext, session: string): Promise<void> {
-  await ctx.options.store.delete(keys.pending(session));
-}
-
 /** The session's pending code, while its challenge can still be verified. */
 export async function readPending(ctx: RequestContext, session: string): Promise<Pending | null> {
   const { store, crypto, receiptSecret } = ctx.options;

@@ -43,5 +43,5 @@ function defaultLiveness(): FacePool {
  * of the CPU), and checking faces live with `createFacePool()` unless given another check.
  */
 export function createVerifyHandler(input: HandlerInput): VerifyHandler {
-  return createHandlerOn({ fetch: createNodeFetch(), crypto: nodeKeyedCrypto, liveness: defaultLiveness }, input);
+  return createHandlerOn({ fetch: createNodeFetch(), crypto: nodeKeyedCrypto, liveness: defaultLiveness, outlivesResponse: true }, input);
 }

@@ -16,6 +16,8 @@ export const keys = {
   code: (session: string, id: string) => `challenge:${session}:${id}`,
   /** Wrong codes entered for that code by that session (a counter). */
   codeAttempts: (session: string, id: string) => `attempts:${session}:${id}`,
+  /** One code (`guess`, its keyed hash) checked for that session's code: never asked of the service twice. */
+  codeTried: (session: string, id: string, guess: string) => `tried:${session}:${id}:${guess}`,
   /** The contact a session waits for a code on, sealed (AES-GCM), for a reload or a second tab. */
   pending: (session: string) => `pending:${session}`,
   /** The session's resend wait for `id`: limits.resendCooldownSeconds (30 s), or the service's Retry-After. */

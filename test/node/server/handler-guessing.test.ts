@@ -41,7 +41,8 @@ async function call(t: Handler, route: string, body: Record<string, unknown>, op
 }
 
 /** A code that is not the one sent. */
-const wrongFor = (code: string) => code.replace(/./g, (digit) => String((Number(digit) + 1) % 10));
+/** The n-th wrong code for `code` (n from 1): each a different one, as a guesser tries (the same one again is not checked twice). */
+const wrongFor = (code: string, n = 1) => String((Number(code) + n) % 10 ** code.length).padStart(code.length, '0');
 
 /**
  * The attacker: a fresh session on a fresh network for every code, as many as it takes, each
@@ -56,9 +57,9 @@ async function attack(t: Handler, work?: Work, rounds = 40) {
       refusals[sent.json.error.code] = (refusals[sent.json.error.code] ?? 0) + 1;
       continue;
     }
-    const code = wrongFor(t.emu.state.outbox.list(VICTIM)[0]!.code);
-    for (;;) {
-      const guess = await call(t, 'verify-otp', { phone: VICTIM, otp: code }, as, work);
+    const code = t.emu.state.outbox.list(VICTIM)[0]!.code;
+    for (let n = 1; ; n++) {
+      const guess = await call(t, 'verify-otp', { phone: VICTIM, otp: wrongFor(code, n) }, as, work);
       if (guess.status !== 422) {
         refusals[guess.json.error.code] = (refusals[guess.json.error.code] ?? 0) + 1;
         break;
@@ -154,8 +155,8 @@ for (const [backend, open] of backends) {
       try {
         const as = { session: 'eve', headers: { 'x-test-ip': '203.0.113.9' } };
         assert.equal((await t.call('send-otp', { method: 'sms', phone: VICTIM }, as)).status, 200);
-        const wrong = wrongFor(await codeSentTo(t.emu, VICTIM));
-        const answers = await Promise.all(Array.from({ length: 40 }, () => t.call('verify-otp', { phone: VICTIM, otp: wrong }, as)));
+        const code = await codeSentTo(t.emu, VICTIM);
+        const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => t.call('verify-otp', { phone: VICTIM, otp: wrongFor(code, i + 1) }, as)));
         const codes = answers.map((a) => a.json.error.code);
         assert.equal(codes.filter((c) => c === 'wrong_code').length, 12);
         assert.equal(codes.filter((c) => c === 'try_another_channel').length, 28);

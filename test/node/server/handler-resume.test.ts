@@ -48,10 +48,12 @@ describe('handler: a session comes back to its pending code', () => {
       await t.call('send-otp', { method: 'sms', phone: PHONE }, { session: 's2', clientIp: '10.0.0.9' });
       await t.call('verify-otp', { phone: PHONE, otp: '000000' });
       assert.equal((await t.call('verify-otp', { otp: await codeSentTo(t.emu, PHONE) })).status, 200);
-      // Each kind of write the flow makes is seen: the send counters, the cooldown, the pending code, its use.
-      for (const operation of ['increment', 'claim', 'set', 'take', 'delete']) {
+      // Each kind of write the flow makes is seen: the send counters, the cooldown, the pending code, the codes tried, its clean-up.
+      for (const operation of ['increment', 'claim', 'set', 'delete']) {
         assert.ok(seen.some((entry) => entry.startsWith(`${operation}(`) || entry.includes(`{"op":"${operation}"`)), `no ${operation} seen`);
       }
+      assert.ok(seen.some((entry) => entry.includes('{"op":"claim","key":"tried:')), 'the codes tried are claimed');
+      assert.ok(seen.some((entry) => entry.includes('{"op":"delete","key":"challenge:')), 'the code is used up');
       assert.ok(seen.some((entry) => entry.includes('{"op":"set","key":"pending:')), 'the pending code is stored');
       assert.doesNotMatch(seen.join('\n'), /501234567|0501234567/);
       const config = await t.call('config');

@@ -5,7 +5,8 @@
  * answered after every pending microtask has run. Sequential steps (one waiting on another's
  * answer) are so many round trips. The same figures on Redis and Upstash: npm run bench:stores.
  * Before issue 45 the routes took 12, 8, 1 and 4; its first session brought them to 8, 4, 1, 3, its
- * second to 3, 3, 1, 2; a route's steps as one plan (store/plan.ts), to 1, 2, 1, 1.
+ * second to 3, 3, 1, 2; a route's steps as one plan (store/plan.ts), to 1, 2, 1, 1; a verify that
+ * counts its check as wrong up front and claims the code typed, to 1, 1 (+1 after the answer), 1, 1.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,7 +55,7 @@ describe('store round trips per route (a pipelining store)', () => {
   });
   after(() => t.close());
 
-  it("an OTP flow: send 1, verify 2 (the check, then the code used up after the service's answer), the receipt 1; a send refused by its session cap 1", async () => {
+  it("an OTP flow: send 1, verify 1 (its clean-up after the answer, where the runtime lets it: 1 more), the receipt 1; a send refused by its session cap 1", async () => {
     const email = 'trips@example.com';
     const options = { session: 'trips' };
     await t.call('config', undefined, options);
@@ -62,9 +63,17 @@ describe('store round trips per route (a pipelining store)', () => {
     const sent = await t.call('send-otp', { method: 'email', email }, options);
     assert.equal(sent.status, 200, JSON.stringify(sent.json));
     const send = link.take();
-    const verified = await t.call('verify-otp', { email, otp: await codeSentTo(t.emu, email) }, options);
-    assert.equal(verified.status, 200, JSON.stringify(verified.json));
+    // As on Workers or Vercel: the adapter passes waitUntil, and the answer does not wait for the clean-up.
+    const later: Promise<unknown>[] = [];
+    const answer = await t.handler(t.request('verify-otp', { email, otp: await codeSentTo(t.emu, email) }, options), { waitUntil: (work: Promise<unknown>) => later.push(work) });
     const verify = link.take();
+    const verified = { status: answer.status, json: await answer.json() };
+    assert.equal(verified.status, 200, JSON.stringify(verified.json));
+    assert.equal(later.length, 1);
+    await Promise.all(later);
+    const cleanUp = link.take();
+    assert.equal((await t.call('config', undefined, options)).json.pending, null, 'the clean-up ran: nothing pending');
+    link.take();
     await t.handler.verifyReceipt(verified.json.receipt, { session: 'trips' });
     const receipt = link.take();
     // A session past its cap (3 sends in 10 minutes here): what each refusal costs.
@@ -75,9 +84,9 @@ describe('store round trips per route (a pipelining store)', () => {
     assert.equal(refusedAnswer.status, 429);
     const refused = link.take();
     assert.deepEqual(
-      { send: send.trips, verify: verify.trips, receipt: receipt.trips, refused: refused.trips },
-      { send: 1, verify: 2, receipt: 1, refused: 1 },
-      `operations: send ${send.ops}, verify ${verify.ops}, receipt ${receipt.ops}, refused ${refused.ops}`,
+      { send: send.trips, verify: verify.trips, cleanUp: cleanUp.trips, receipt: receipt.trips, refused: refused.trips },
+      { send: 1, verify: 1, cleanUp: 1, receipt: 1, refused: 1 },
+      `operations: send ${send.ops}, verify ${verify.ops}, clean-up ${cleanUp.ops}, receipt ${receipt.ops}, refused ${refused.ops}`,
     );
   });
 });
