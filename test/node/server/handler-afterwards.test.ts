@@ -83,7 +83,10 @@ describe('a right code’s clean-up, after the answer (Node entry)', () => {
     const verified = await verifyRight(email, 'a2');
     assert.equal(verified.status, 200);
     await call('config', 'a2');
-    assert.ok(logs.some((entry) => entry.route === 'afterwards' && entry.error === 'Error'), JSON.stringify(logs));
+    assert.ok(
+      logs.some((entry) => entry.route === 'afterwards' && entry.error === 'Error'),
+      JSON.stringify(logs),
+    );
     failing = false;
     // The code is still live here, but the one typed was claimed: it is not checked again.
     const again = await call('verify-otp', 'a2', { email, otp: await codeSentTo(t.emu, email) });
