@@ -7,11 +7,20 @@ import { memo, type KeyedCrypto } from '../keyed-crypto.js';
 
 const sealKey = memo((secret) => createHash('sha256').update(`pending:${secret}`).digest());
 const TAG = 16;
+const IV = 12;
+
+// Random IVs drawn from a pool: one call to the system's random source per 256 seals, not per seal.
+let ivs = Buffer.alloc(0);
+let nextIv = 0;
+function freshIv(): Buffer {
+  if (nextIv === ivs.length) [ivs, nextIv] = [randomBytes(IV * 256), 0];
+  return ivs.subarray(nextIv, (nextIv += IV));
+}
 
 export const nodeKeyedCrypto: KeyedCrypto = {
   hmac: async (secret, data) => createHmac('sha256', secret).update(data).digest(),
   async seal(secret, plain) {
-    const iv = randomBytes(12);
+    const iv = freshIv();
     const cipher = createCipheriv('aes-256-gcm', sealKey(secret), iv);
     const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return `${iv.toString('base64')}.${sealed.toString('base64')}`;
