@@ -3,7 +3,7 @@
  * signature). The request's `signal` aborts when the client goes away, so handlers can stop work.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FetchHandler } from '../../core/http.js';
+import { textOf, type FetchHandler } from '../../core/http.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
@@ -150,7 +150,7 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   if (cookies.length) headers['set-cookie'] = cookies;
   // A JSON answer (every one of the handler's) is small: sent whole, in one write.
   if (response.body && /json/i.test(response.headers.get('content-type') ?? '')) {
-    const bytes = Buffer.from(await response.arrayBuffer());
+    const bytes = Buffer.from(await textOf(response));
     res.writeHead(response.status, { ...headers, 'content-length': String(bytes.byteLength) });
     return void res.end(bytes);
   }

@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { withText } from '../../core/http.js';
 
 export interface NodeFetchOptions {
   /** Open connections per service origin; more requests than this wait for one. */
@@ -44,7 +45,10 @@ export function createNodeFetch({ maxSockets = 64 }: NodeFetchOptions = {}): typ
           for (let i = 0; i < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
           const empty = status === 204 || status === 205 || status === 304 || init.method === 'HEAD';
           try {
-            resolve(new Response(empty ? null : Buffer.concat(chunks), { status, statusText: response.statusMessage ?? '', headers }));
+            const body = empty ? null : Buffer.concat(chunks);
+            const answer = new Response(body, { status, statusText: response.statusMessage ?? '', headers });
+            // Its text known, the service client reads it without the body's stream.
+            resolve(body === null ? answer : withText(answer, body.toString('utf8')));
           } catch (error) {
             reject(error); // a status a Response cannot have (1xx, over 599)
           }

@@ -3,6 +3,7 @@
  * live service has been seen to answer (demo/pages/emulator.md, live quirks). Server-side only: it carries the API key.
  */
 import { deadline } from '../../core/deadline.js';
+import { textOf } from '../../core/http.js';
 import { ServiceError } from './errors.js';
 import type { Balance, CallOptions, Comparison, FaceRequest, OtpSent, OtpVerified, SendOtpRequest, ServiceClient, ServiceClientOptions, VerifyOtpRequest, VoiceRequest } from './types.js';
 import { classifyFailure, parseJsonBody, parseResult, retryAfterSeconds, type Operation, type Parsed } from './parse.js';
@@ -63,7 +64,7 @@ async function interpret(operation: Operation, response: Response): Promise<Pars
     await response.body?.cancel();
     throw new ServiceError({ code: 'upstream_unavailable', status, fault: 'redirect', message: `The service answered with a redirect (${status}).` });
   }
-  const body = parseJsonBody(await response.text().catch(() => ''));
+  const body = parseJsonBody(await textOf(response).catch(() => ''));
   const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
   if (status >= 200 && status < 300) {
     if (body === undefined) throw new ServiceError({ code: 'upstream_unavailable', status, fault: 'not_json', message: 'The service answered with a body that is not JSON.' });
