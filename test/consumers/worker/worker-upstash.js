@@ -4,7 +4,7 @@ import { createVerifyHandler, ReceiptError, UpstashStore } from 'verify-widgets/
 let verify;
 
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     verify ??= createVerifyHandler({
       baseUrl: env.SERVICE_BASE_URL,
       apiKey: env.SERVICE_API_KEY,
@@ -26,6 +26,7 @@ export default {
         return Response.json({ refused: error.reason }, { status: 403 });
       }
     }
-    return verify(request, { clientIp: request.headers.get('cf-connecting-ip') });
+    // waitUntil: a right code's clean-up follows the answer, so the person waits for one store request.
+    return verify(request, { clientIp: request.headers.get('cf-connecting-ip'), waitUntil: (work) => ctx.waitUntil(work) });
   },
 };
