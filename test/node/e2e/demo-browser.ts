@@ -84,6 +84,12 @@ export async function press(page: Page, tag: string, part: string): Promise<void
 }
 
 /** Waits until the widget reaches `step`; else says where it stayed and what it showed. */
+/** Focuses the widget's code field, once there: the code step comes in its own chunk, its field a moment after the step (a reload). */
+export async function focusCode(page: Page, tag: string): Promise<void> {
+  await page.waitForFunction((t) => document.querySelector<any>(t)?.querySelector('input[slot="code"]'), { timeout: 15_000 }, tag);
+  await page.evaluate((t) => document.querySelector<any>(t).querySelector('input[slot="code"]').focus(), tag);
+}
+
 export async function untilStep(page: Page, tag: string, step: string, timeout = 15_000): Promise<void> {
   try {
     await page.waitForFunction((t, s) => document.querySelector<any>(t)?.step === s, { timeout }, tag, step);
@@ -118,7 +124,7 @@ export async function passCodeInDemo(page: Page): Promise<void> {
   await page.keyboard.press('Enter');
   await untilStep(page, 'otp-verify', 'code');
   const code = await codeFromOutbox({ url: new URL('/', page.url()).href }, email);
-  await page.evaluate(() => document.querySelector<any>('otp-verify').querySelector('input[slot="code"]').focus());
+  await focusCode(page, 'otp-verify');
   await page.keyboard.type(code);
   await untilStep(page, 'otp-verify', 'success');
 }

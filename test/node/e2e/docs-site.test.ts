@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'puppeteer-core';
-import { codeFromOutbox, cspViolations, startDemo, untilStep, type Demo } from './demo-browser.js';
+import { codeFromOutbox, cspViolations, focusCode, startDemo, untilStep, type Demo } from './demo-browser.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -151,7 +151,7 @@ describe('the documentation site', () => {
     await ((await shadow('#email')) as any).type(email);
     await page.keyboard.press('Enter');
     await untilStep(page, '.stage otp-verify', 'code');
-    await page.evaluate(() => document.querySelector<any>('.stage otp-verify').querySelector('input[slot="code"]').focus());
+    await focusCode(page, '.stage otp-verify');
     await page.keyboard.type(await codeFromOutbox(demo, email, 5000));
     await untilStep(page, '.stage otp-verify', 'success');
     await page.waitForSelector('.events li[data-event="verify-success"]');

@@ -1,6 +1,6 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeFromOutbox, cspViolations, hostChecksReceipt, startDemo, untilStep, type Demo } from './demo-browser.js';
+import { codeFromOutbox, cspViolations, focusCode, hostChecksReceipt, startDemo, untilStep, type Demo } from './demo-browser.js';
 
 /** In the page: the widget's shadow root, a promise of its next success, and the step. */
 const widget = 'otp-verify';
@@ -61,7 +61,7 @@ for (const quirks of [false, true]) {
       const said = await page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="message"]').textContent, widget);
       assert.match(said, /\+966•+321/);
       const receipt = successReceipt(demo);
-      await page.evaluate((w) => document.querySelector<any>(w).querySelector('input[slot="code"]').focus(), widget);
+      await focusCode(page, widget);
       await page.keyboard.type(await codeFromOutbox(demo, '+966507654321'), { delay: 30 });
       assert.equal((await hostChecksReceipt(demo, await receipt)).accepted, true);
       const { messages } = (await (await fetch(`${demo.url}__emulator/messages?to=${encodeURIComponent('+966507654321')}`)).json()) as { messages: unknown[] };
