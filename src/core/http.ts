@@ -10,14 +10,21 @@ export interface RequestInfo {
    * iterator's `return` stops reading without closing the connection.
    */
   body?: AsyncIterable<Uint8Array>;
+  /**
+   * Aborts when the client goes away, read in place of `request.signal` by a handler that reads
+   * `info.body`: toNodeListener passes it here, since a signal given to `new Request` costs Node's
+   * fetch a second signal that follows it, more CPU than the handler's plan.
+   */
+  signal?: AbortSignal;
   /** What a framework passes beside the request, ignored: `export const POST = handler` in Next.js passes `{ params }`. */
   [other: string]: unknown;
 }
 
 export type FetchHandler = ((request: Request, info?: RequestInfo) => Promise<Response>) & {
   /**
-   * True when the handler reads the body from `info.body` when given: toNodeListener then passes a
-   * Request without one (a web stream costs more CPU than the handler's own checks of a send).
+   * True when the handler reads the body from `info.body` and the client's signal from
+   * `info.signal` when given: toNodeListener then passes a Request without either (a web stream
+   * costs more CPU than the handler's own checks of a send).
    */
   readonly bodyFromInfo?: boolean;
 };

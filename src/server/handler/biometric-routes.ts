@@ -100,7 +100,7 @@ export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClie
     const sample = await readSample(ctx, kind, SAMPLE_FIELDS.verify[kind], user);
     const reference = await getReference(user, kind);
     if (!reference) fail('not_enrolled', kind === 'face' ? 'No face is registered for this account yet.' : 'No voice is registered for this account yet.');
-    const options = { signal: ctx.request.signal };
+    const options = { signal: ctx.signal };
     const result =
       kind === 'face'
         ? await upstream.verifyByFace({ user_id: user, registered_face_image: reference, query_face_image: sample }, options)

@@ -29,6 +29,11 @@ export class RequestContext {
     this.#answer();
   }
 
+  /** Aborts when the caller goes away: the service's calls stop with it. */
+  get signal(): AbortSignal {
+    return this.info.signal ?? this.request.signal;
+  }
+
   /** The route's body cap: the JSON one, or the media one for face and voice. */
   get maxBodyBytes(): number {
     return this.route.media ? this.options.limits.maxMediaBodyBytes : this.options.limits.maxJsonBytes;

@@ -140,7 +140,7 @@ export async function sendOtp(ctx: RequestContext, deps: OtpDeps): Promise<Respo
         template_id: templateFor(ctx, body.lang),
         ...(fallbackEmail ? { fallback_email: fallbackEmail } : {}),
       },
-      { signal: ctx.request.signal },
+      { signal: ctx.signal },
     );
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
@@ -208,7 +208,7 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   const counted = inverse(plan, results).filter((step) => step.op !== 'delete' && step.key !== attempts);
 
   try {
-    await deps.upstream.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.request.signal });
+    await deps.upstream.verifyOtp({ ...(byEmail ? { email: identifier } : { phone: identifier }), otp }, { signal: ctx.signal });
   } catch (error) {
     const code = error instanceof ServiceError ? error.code : null;
     if (code === 'wrong_code') {

@@ -14,9 +14,9 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
       if (!res.writableFinished) controller.abort();
     });
     const body = alreadyRead(req) ?? requestBody(req);
-    // A handler that reads `info.body` gets the body there, with no web stream around it.
-    const info = handler.bodyFromInfo ? { body: body.chunks() } : null;
-    handler(toRequest(req, controller.signal, info ? undefined : body.stream()), { clientIp: req.socket.remoteAddress ?? null, ...info })
+    // A handler that reads `info.body` gets the body and the signal there, with no web stream around it.
+    const info = handler.bodyFromInfo ? { body: body.chunks(), signal: controller.signal } : null;
+    handler(info ? toRequest(req) : toRequest(req, controller.signal, body.stream()), { clientIp: req.socket.remoteAddress ?? null, ...info })
       .then((response) => {
         // Answered before the body was read (refused early): the rest is read and dropped, so that
         // the next request on this kept-alive connection is parsed from where it starts.
@@ -121,7 +121,7 @@ function requestBody(req: IncomingMessage): Body {
   return { stream, chunks, drain };
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStream<Uint8Array> | undefined): Request {
+function toRequest(req: IncomingMessage, signal?: AbortSignal, body?: ReadableStream<Uint8Array>): Request {
   const host = req.headers.host ?? 'localhost';
   // Behind Express, `originalUrl` keeps the mount path that `url` has lost.
   const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
@@ -134,7 +134,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, body: ReadableStre
   return new Request(`http://${host}${path}`, {
     method: req.method,
     headers,
-    signal,
+    ...(signal ? { signal } : {}),
     body: hasBody ? body : undefined,
     // Node's fetch needs this to accept a streaming body.
     ...(hasBody ? { duplex: 'half' } : {}),

@@ -1,12 +1,12 @@
 /**
  * The handler's `fetch` on Node: the service's calls go through `node:http(s)` with a keep-alive
- * agent, and the answer (small JSON) is read whole into one Response. Node's own `fetch` spends
- * several times this per call on web streams; the handler's core stays runtime-neutral and takes
- * whichever `fetch` it is given.
+ * agent, and the answer (small JSON) is read whole. Node's own `fetch` spends several times this
+ * per call on web streams; the handler's core stays runtime-neutral and takes whichever `fetch` it
+ * is given. The service client takes the answer without a Response (`READ_WHOLE`).
  */
 import http from 'node:http';
 import https from 'node:https';
-import { withText } from '../../core/http.js';
+import { READ_WHOLE, type ReadWhole, type WholeAnswer } from '../upstream/types.js';
 
 export interface NodeFetchOptions {
   /** Open connections per service origin; more requests than this wait for one. */
@@ -14,13 +14,13 @@ export interface NodeFetchOptions {
 }
 
 /** A `fetch` for string and URL inputs, as the service client calls it; no redirect is followed. */
-export function createNodeFetch({ maxSockets = 64 }: NodeFetchOptions = {}): typeof fetch {
+export function createNodeFetch({ maxSockets = 64 }: NodeFetchOptions = {}): typeof fetch & { [READ_WHOLE]: ReadWhole } {
   // `timeout` is how long a pooled connection may idle (a call's own deadline is the client's).
   const options = { keepAlive: true, maxSockets, timeout: IDLE_MS };
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
-  return (input, init = {}) =>
-    new Promise<Response>((resolve, reject) => {
-      if (typeof input !== 'string' && !(input instanceof URL)) return reject(new TypeError('this fetch takes a URL, not a Request'));
+
+  function readWhole(input: string | URL, init: RequestInit): Promise<Read> {
+    return new Promise((resolve, reject) => {
       const { signal } = init;
       if (signal?.aborted) return reject(signal.reason);
       if (init.body != null && typeof init.body !== 'string') return reject(new TypeError('this fetch sends string bodies (JSON)'));
@@ -40,24 +40,41 @@ export function createNodeFetch({ maxSockets = 64 }: NodeFetchOptions = {}): typ
         response.on('error', fail);
         response.on('end', () => {
           signal?.removeEventListener('abort', abort);
-          const status = response.statusCode ?? 502;
-          const headers = new Headers();
-          for (let i = 0; i < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
-          const empty = status === 204 || status === 205 || status === 304 || init.method === 'HEAD';
-          try {
-            const body = empty ? null : Buffer.concat(chunks);
-            const answer = new Response(body, { status, statusText: response.statusMessage ?? '', headers });
-            // Its text known, the service client reads it without the body's stream.
-            resolve(body === null ? answer : withText(answer, body.toString('utf8')));
-          } catch (error) {
-            reject(error); // a status a Response cannot have (1xx, over 599)
-          }
+          resolve({ status: response.statusCode ?? 502, statusText: response.statusMessage ?? '', rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) });
         });
       });
       // A length, not chunks: the service sees the body as any client sends it.
       if (typeof init.body === 'string') request.setHeader('content-length', Buffer.byteLength(init.body));
       request.end(init.body ?? undefined);
     });
+  }
+
+  const nodeFetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError('this fetch takes a URL, not a Request');
+    const { status, statusText, rawHeaders, body } = await readWhole(input, init);
+    const headers = new Headers();
+    for (let i = 0; i < rawHeaders.length; i += 2) headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
+    const empty = status === 204 || status === 205 || status === 304 || init.method === 'HEAD';
+    // A status a Response cannot have (1xx, over 599) throws here, as fetch rejects.
+    return new Response(empty ? null : body, { status, statusText, headers });
+  };
+  const whole: ReadWhole = async (url, init) => {
+    const { status, rawHeaders, body } = await readWhole(url, init);
+    return { status, header: (name) => headerIn(rawHeaders, name), text: body.toString('utf8') } satisfies WholeAnswer;
+  };
+  return Object.assign(nodeFetch, { [READ_WHOLE]: whole });
+}
+
+interface Read {
+  status: number;
+  statusText: string;
+  rawHeaders: string[];
+  body: Buffer<ArrayBuffer>;
+}
+
+function headerIn(rawHeaders: string[], name: string): string | null {
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) return rawHeaders[i + 1]!;
+  return null;
 }
 
 /**

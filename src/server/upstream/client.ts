@@ -5,20 +5,22 @@
 import { deadline } from '../../core/deadline.js';
 import { textOf } from '../../core/http.js';
 import { ServiceError } from './errors.js';
-import type { Balance, CallOptions, Comparison, FaceRequest, OtpSent, OtpVerified, SendOtpRequest, ServiceClient, ServiceClientOptions, VerifyOtpRequest, VoiceRequest } from './types.js';
+import { READ_WHOLE, type Balance, type CallOptions, type Comparison, type FaceRequest, type OtpSent, type OtpVerified, type ReadWhole, type SendOtpRequest, type ServiceClient, type ServiceClientOptions, type VerifyOtpRequest, type VoiceRequest, type WholeAnswer } from './types.js';
 import { classifyFailure, parseJsonBody, parseResult, retryAfterSeconds, type Operation, type Parsed } from './parse.js';
 
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? fetch;
+  const readWhole = (fetchImpl as { [READ_WHOLE]?: ReadWhole })[READ_WHOLE] ?? (async (url, init) => wholeOf(await fetchImpl(url, init)));
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call<T>(operation: Operation, method: 'GET' | 'POST', body: object | undefined, callOptions: CallOptions = {}): Promise<T> {
     const limit = deadline(timeoutMs, callOptions.signal);
-    let response: Response;
+    let answer: WholeAnswer;
     try {
-      response = await fetchImpl(`${baseUrl}/${operation}`, {
+      // The deadline covers the answer's body too.
+      answer = await readWhole(`${baseUrl}/${operation}`, {
         method,
         headers: {
           'X-Authorization': options.apiKey,
@@ -41,12 +43,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         message: timedOut ? `The service did not answer within ${timeoutMs} ms.` : 'The service could not be reached.',
       });
     }
-    // The deadline covers the answer's body too.
-    try {
-      return (await interpret(operation, response)) as T;
-    } finally {
-      limit.clear();
-    }
+    limit.clear();
+    return interpret(operation, answer) as T;
   }
 
   return {
@@ -58,14 +56,22 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
 }
 
-async function interpret(operation: Operation, response: Response): Promise<Parsed> {
-  const { status } = response;
-  if (response.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
-    await response.body?.cancel();
+/** A Response's answer: its text, or none for a redirect (not followed, not read). */
+async function wholeOf(response: Response): Promise<WholeAnswer> {
+  const redirect = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+  if (redirect) await response.body?.cancel();
+  // A body that fails half read is an answer without JSON.
+  const text = redirect ? '' : await textOf(response).catch(() => '');
+  return { status: redirect ? response.status || 302 : response.status, header: (name) => response.headers.get(name), text };
+}
+
+function interpret(operation: Operation, answer: WholeAnswer): Parsed {
+  const { status } = answer;
+  if (status >= 300 && status < 400) {
     throw new ServiceError({ code: 'upstream_unavailable', status, fault: 'redirect', message: `The service answered with a redirect (${status}).` });
   }
-  const body = parseJsonBody(await textOf(response).catch(() => ''));
-  const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+  const body = parseJsonBody(answer.text);
+  const retryAfter = retryAfterSeconds(answer.header('retry-after'));
   if (status >= 200 && status < 300) {
     if (body === undefined) throw new ServiceError({ code: 'upstream_unavailable', status, fault: 'not_json', message: 'The service answered with a body that is not JSON.' });
     const result = parseResult(operation, body);

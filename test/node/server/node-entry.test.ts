@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeFetch, createVerifyHandler } from '../../../src/server/node/index.js';
 import { createServiceClient, ServiceError } from '../../../src/server/index.js';
+import { READ_WHOLE } from '../../../src/server/upstream/types.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY, until } from '../helpers.js';
 import { SECRET } from './handler-setup.js';
@@ -67,6 +68,22 @@ describe('createNodeFetch: the Node path to the service', () => {
     const fetch = createNodeFetch();
     await assert.rejects(fetch(new Request(`${base}/json`)), TypeError);
     await assert.rejects(fetch(`${base}/json`, { method: 'POST', body: new Uint8Array(2) }), TypeError);
+  });
+
+  it('reads an answer whole for the service client, as its Response would have read', async () => {
+    const fetch = createNodeFetch();
+    const whole = await fetch[READ_WHOLE](`${base}/json`, { method: 'POST', headers: { 'X-Authorization': 'k' }, body: '{}' });
+    assert.deepEqual([whole.status, whole.header('retry-after'), whole.header('location'), whole.text], [201, '7', null, '{"ok":true}']);
+    // The service client's views of the service, with the Node fetch and through its Response alone.
+    const plainFetch: typeof globalThis.fetch = (input, init) => fetch(input, init);
+    const seenBy = async (fetchImpl: typeof globalThis.fetch) => {
+      // The fragment drops the operation's path: each client asks the one answer named.
+      const at = (path: string) => createServiceClient({ baseUrl: `${base}${path}#`, apiKey: KEY, fetch: fetchImpl }).balance();
+      const outcome = (promise: Promise<unknown>) => promise.then((value) => ({ value }), (error: ServiceError) => ({ code: error.code, fault: error.fault, status: error.status }));
+      return [await outcome(at('/json')), await outcome(at('/redirect'))];
+    };
+    assert.deepEqual(await seenBy(fetch), await seenBy(plainFetch));
+    assert.deepEqual((await seenBy(fetch))[1], { code: 'upstream_unavailable', fault: 'redirect', status: 302 });
   });
 
   it('an unreachable service is the client’s upstream_unavailable, as with any fetch', async () => {
