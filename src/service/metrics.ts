@@ -6,6 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LogEntry } from '../server/index.js';
 import { isRoute } from '../core/protocol.js';
+import { READ_WHOLE, type ReadWhole } from '../server/upstream/types.js';
 
 /** Answers that mean a limit refused the request, whoever set it. */
 const LIMIT_CODES = new Set(['rate_limited', 'too_many_attempts', 'try_another_channel', 'challenge_required']);
@@ -41,11 +42,14 @@ export function createMetrics(readBalance: () => Promise<number>) {
   let credits: { value: number; at: number } | undefined;
   new Gauge({
     name: 'verify_service_credits',
-    help: "Credits left on the service account, read at most once a minute (absent while unknown).",
+    help: 'Credits left on the service account, read at most once a minute (absent while unknown).',
     registers: [registry],
     async collect() {
       if (!credits || Date.now() - credits.at > 60_000) {
-        credits = await readBalance().then((value) => ({ value, at: Date.now() }), () => credits);
+        credits = await readBalance().then(
+          (value) => ({ value, at: Date.now() }),
+          () => credits,
+        );
       }
       if (credits) this.set(credits.value);
     },
@@ -70,15 +74,20 @@ export function createMetrics(readBalance: () => Promise<number>) {
     },
     /** A fetch to the service that times each call and counts those that never answered. */
     timed(send: typeof fetch): typeof fetch {
-      return async (input, init) => {
-        const operation = new URL(input instanceof Request ? input.url : String(input)).pathname.split('/').filter(Boolean).at(-1) ?? '';
-        const stop = upstream.startTimer({ operation });
-        try {
-          return await send(input, init);
-        } finally {
-          stop();
-        }
-      };
+      const around =
+        <I extends RequestInfo | URL, A extends unknown[], T>(call: (input: I, ...rest: A) => Promise<T>) =>
+        async (input: I, ...rest: A): Promise<T> => {
+          const operation = new URL(input instanceof Request ? input.url : String(input)).pathname.split('/').filter(Boolean).at(-1) ?? '';
+          const stop = upstream.startTimer({ operation });
+          try {
+            return await call(input, ...rest);
+          } finally {
+            stop();
+          }
+        };
+      // The Node fetch's whole answers, which the service client prefers, timed alike.
+      const whole = (send as { [READ_WHOLE]?: ReadWhole })[READ_WHOLE];
+      return Object.assign(around(send), whole ? { [READ_WHOLE]: around(whole) } : {});
     },
   };
 }

@@ -11,7 +11,8 @@ import { SignJWT } from 'jose';
 // @ts-expect-error: a CommonJS module without types
 import parsePrometheus from 'parse-prometheus-text-format';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { toNodeListener } from '../../../src/server/node/index.js';
+import { createNodeFetch, toNodeListener } from '../../../src/server/node/index.js';
+import { READ_WHOLE } from '../../../src/server/upstream/types.js';
 import { ConfigError, loadConfig, type ServiceConfig } from '../../../src/service/config.js';
 import { createVerifyService, type VerifyService } from '../../../src/service/service.js';
 import { latestCode, until } from '../helpers.js';
@@ -64,6 +65,7 @@ describe('the service', () => {
   let redis: RedisServer;
   let service: VerifyService;
   let settings: ServiceConfig;
+  let wholeReads = 0;
   let server: Server;
   let origin: string;
   const references = new Map<string, string>();
@@ -110,7 +112,11 @@ describe('the service', () => {
       () => '{}',
     );
     settings = config;
-    service = createVerifyService(config, { log: (line) => logs.push(line) });
+    // The Node fetch, counting the answers its whole-answer path (READ_WHOLE) gives.
+    const nodeFetch = createNodeFetch();
+    const readWhole = nodeFetch[READ_WHOLE];
+    const fetchImpl = Object.assign(nodeFetch, { [READ_WHOLE]: (url: string, init: RequestInit) => (wholeReads++, readWhole(url, init)) });
+    service = createVerifyService(config, { log: (line) => logs.push(line), fetch: fetchImpl });
     server = createServer(toNodeListener((request, info) => service.handle(request, { clientIp: info?.clientIp ?? null })));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -202,10 +208,13 @@ describe('the service', () => {
     for (let i = 0; i < 3; i++) await call(`no-such-route-${i}`, undefined, await token());
     const response = await fetch(`${origin}/metrics`);
     assert.match(response.headers.get('content-type')!, /^text\/plain/);
-    const families = parsePrometheus(await response.text()) as { name: string; metrics: { labels?: Record<string, string>; value?: string }[] }[];
+    const text = await response.text();
+    const families = parsePrometheus(text) as { name: string; metrics: { labels?: Record<string, string>; value?: string }[] }[];
     const family = (name: string) => families.find((f) => f.name === name)!;
     assert.deepEqual(family('verify_otp_sends_total').metrics.map((m) => [m.labels, m.value]), [[{ channel: 'sms', outcome: 'sent' }, '1']]);
-    assert.ok(family('verify_upstream_duration_seconds'));
+    // The service's calls are timed on the Node fetch's whole-answer path too (the one the handler takes).
+    assert.match(text, /^verify_upstream_duration_seconds_count\{operation="send-otp"\} 1$/m);
+    assert.ok(wholeReads > 0, 'the service client reads the Node fetch whole through the timing wrapper');
     assert.ok(Number(family('verify_service_credits').metrics[0]!.value) > 0);
     const requests = family('verify_requests_total').metrics;
     assert.ok(requests.some((m) => m.labels?.code === 'token_expired'));
