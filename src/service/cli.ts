@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `verify-widgets serve`: the stand-alone service on Node's http server, configured by the
- * environment (and `VERIFY_CONFIG`). On SIGTERM it stops taking connections, lets the requests in
- * flight finish within VERIFY_SHUTDOWN_SECONDS, and exits.
+ * environment (and `VERIFY_CONFIG`). On SIGTERM (or when npm, which started it, is gone) it stops
+ * taking connections, lets the requests in flight finish within VERIFY_SHUTDOWN_SECONDS, and exits.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { RequestInfo } from '../core/http.js';
@@ -59,15 +59,15 @@ server.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 server.listen(config.PORT, config.VERIFY_LISTEN_HOST, () => {
-  logLine({ level: 'info', msg: 'listening', port: config.PORT, basePath: config.VERIFY_BASE_PATH, store: config.VERIFY_REDIS_URL ? 'redis' : 'memory' });
-  if (!config.VERIFY_REDIS_URL) logLine({ level: 'warn', msg: 'VERIFY_REDIS_URL is unset: state is in memory, so run one instance only' });
+  logLine({ level: 'info', msg: 'listening', port: config.PORT, basePath: config.VERIFY_BASE_PATH, store: service.storeKind });
+  if (service.storeKind === 'memory') logLine({ level: 'warn', msg: 'no shared store is set (VERIFY_REDIS_URL, VERIFY_REDIS_CLUSTER or VERIFY_UPSTASH_URL): state is in memory, so run one instance only' });
 });
 
-function shutdown(signal: string) {
+function shutdown(cause: { signal: string } | { reason: string }) {
   if (stopping) return;
   stopping = true;
   service.drain();
-  logLine({ level: 'info', msg: 'shutting down', signal });
+  logLine({ level: 'info', msg: 'shutting down', ...cause });
   const force = setTimeout(() => {
     logLine({ level: 'warn', msg: 'requests still in flight at the shutdown deadline' });
     process.exit(1);
@@ -81,5 +81,22 @@ function shutdown(signal: string) {
   server.closeIdleConnections();
   for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
 }
-process.once('SIGTERM', () => shutdown('SIGTERM'));
-process.once('SIGINT', () => shutdown('SIGINT'));
+process.once('SIGTERM', () => shutdown({ signal: 'SIGTERM' }));
+process.once('SIGINT', () => shutdown({ signal: 'SIGINT' }));
+watchNpm();
+
+/**
+ * Started by npm (`npx verify-widgets serve`, an npm script), the service is the grandchild of the
+ * process a process manager signals: npm's shell dies of the SIGTERM and passes nothing on. So
+ * the service stops as on SIGTERM when npm's process is gone (the service is then another's child).
+ */
+function watchNpm(): void {
+  if (!process.env.npm_command) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    shutdown({ reason: 'npm, which started the service, has exited' });
+  }, 250);
+  watch.unref();
+}

@@ -30,6 +30,8 @@ export interface Process {
   output(): string;
   /** Signals the process group and waits for its first process (npx, for the service) to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Signals the first process alone, as a process manager or `docker stop` does. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /** Spawns a command in its own process group, keeping what it prints. */
@@ -42,6 +44,7 @@ export function start(command: string, args: string[], cwd: string, env: Record<
   return {
     child,
     output: () => output,
+    signal: (signal) => void child.kill(signal),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, signal);
       await exited;
@@ -57,9 +60,13 @@ async function answering(url: string, what: Process): Promise<void> {
   }, 20_000, 50);
 }
 
-/** One instance of the service, started as the docs say, with environment variables only. */
-export async function startInstance(app: App, env: Record<string, string>, port: number): Promise<Process & { port: number }> {
-  const instance = start('npx', ['--no-install', 'verify-widgets', 'serve'], app.dir, { ...env, PORT: String(port), VERIFY_LISTEN_HOST: '127.0.0.1' });
+/**
+ * One instance of the service, started as the docs say, with environment variables only: by npx,
+ * or (`bin`) by the form the docs give for containers and process managers.
+ */
+export async function startInstance(app: App, env: Record<string, string>, port: number, form: 'npx' | 'bin' = 'npx'): Promise<Process & { port: number }> {
+  const [command, ...args] = form === 'npx' ? ['npx', '--no-install', 'verify-widgets', 'serve'] : ['node_modules/.bin/verify-widgets', 'serve'];
+  const instance = start(command!, args, app.dir, { ...env, PORT: String(port), VERIFY_LISTEN_HOST: '127.0.0.1' });
   await answering(`http://127.0.0.1:${port}/healthz`, instance);
   return { ...instance, port };
 }

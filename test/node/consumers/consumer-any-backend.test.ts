@@ -9,12 +9,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { SignJWT } from 'jose';
 import type { Page } from 'puppeteer-core';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { cameraFrom, cspViolations, openBrowser, untilStep } from '../e2e/demo-browser.js';
-import { control, until } from '../helpers.js';
+import { control, freePort, until } from '../helpers.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import { faceFromCamera, installApp, passOtp, sendCodeTo, typeCodeFor, type App } from './consumer-apps.js';
 import { startInstance, startSite, type Site } from './any-backend.js';
@@ -142,7 +143,7 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         await restartFirst(site);
       });
 
-      it('SIGTERM to both instances during a verification: it completes, and they take no new connection', async () => {
+      it('SIGTERM to each instance\'s npx alone, as a process manager sends it, during a verification: it completes, and they take no new connection', async () => {
         const { page } = browser;
         await page.goto(`${site.origin}/`);
         const phone = await sendCodeTo(page, phones[3]);
@@ -150,13 +151,14 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         await control(emulator.origin, 'POST', 'faults', { kind: 'latency', route: 'verify-otp', ms: 3000, times: 1 });
         await typeCodeFor(page, emulator.origin, phone);
         await until('the check to reach the service', async () => ((await control(emulator.origin, 'GET', 'faults')) as { faults: unknown[] }).faults.length === 0);
-        await Promise.all(site.instances.map((instance) => instance.stop('SIGTERM')));
+        // npm passes no signal on: each service sees npm gone and stops as on SIGTERM.
+        for (const instance of site.instances) instance.signal('SIGTERM');
         for (const { port } of site.instances) {
           await until('the instances to stop listening', () => fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true), 2000, 20);
         }
         await untilStep(page, 'otp-verify', 'success');
         for (const instance of site.instances) await until('each instance to exit cleanly', () => instance.output().includes('"msg":"stopped"'), 5000);
-        const finished = site.instances.filter((i) => /"msg":"shutting down","signal":"SIGTERM"[\s\S]*"route":"verify-otp","status":200[\s\S]*"msg":"stopped"/.test(i.output()));
+        const finished = site.instances.filter((i) => /"msg":"shutting down","reason":"npm[^"]*"[\s\S]*"route":"verify-otp","status":200[\s\S]*"msg":"stopped"/.test(i.output()));
         assert.equal(finished.length, 1, 'the instance checking the code finished it before it stopped');
         // Nobody was left to redeem the receipt: the page's try is refused and uses nothing up.
         assert.equal(await confirmed(page), 'refused:upstream_unavailable');
@@ -164,6 +166,24 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         const receipt = await page.evaluate(() => document.querySelector<any>('otp-verify').value as string);
         const redeemed = await confirm(page, receipt);
         assert.deepEqual(redeemed, { user: 'alice', method: 'otp' });
+      });
+
+      it('the container form (exec node_modules/.bin/verify-widgets serve): SIGTERM to it mid-request lets the request finish', async () => {
+        const port = await freePort();
+        const instance = await startInstance(app, site.env, port, 'bin');
+        const origin = `http://127.0.0.1:${port}`;
+        await control(emulator.origin, 'POST', 'faults', { kind: 'latency', route: 'send-otp', ms: 2000, times: 1 });
+        const sending = fetch(`${origin}/api/verify/send-otp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${await token(site.secrets.VERIFY_TOKEN_SECRET, { sid: 'container' })}`, origin, 'content-type': 'application/json' },
+          body: JSON.stringify({ method: 'email', email: 'container@example.com' }),
+        });
+        await until('the send to reach the service', async () => ((await control(emulator.origin, 'GET', 'faults')) as { faults: unknown[] }).faults.length === 0);
+        const exited = once(instance.child, 'exit');
+        instance.signal('SIGTERM');
+        assert.equal((await sending).status, 200, 'the send in flight is answered');
+        assert.deepEqual(await exited, [0, null]);
+        assert.match(instance.output(), /"msg":"shutting down","signal":"SIGTERM"[\s\S]*"route":"send-otp","status":200[\s\S]*"msg":"stopped"/);
       });
     });
   }
