@@ -24,7 +24,10 @@ export const FIELDS = [
   { name: 'VERIFY_SERVER_SECRET', kind: 'secret', required: true, doc: 'Authenticates the site to `receipts/redeem` and signs the reference callbacks, at least 32 bytes.' },
   { name: 'VERIFY_ALLOWED_COUNTRIES', kind: 'list', doc: 'Countries phones may belong to (ISO 3166 alpha-2, comma-separated). Required when SMS or WhatsApp is allowed.' },
   { name: 'VERIFY_ALLOWED_CHANNELS', kind: 'list', default: 'sms,whatsapp,email', doc: 'Channels offered: some of `sms`, `whatsapp`, `email`.' },
-  { name: 'VERIFY_REDIS_URL', kind: 'url', doc: 'Redis (`redis://` or `rediss://`) shared by every instance; append-only persistence on. Unset, state is in memory and only one instance may run.' },
+  { name: 'VERIFY_REDIS_URL', kind: 'url', doc: 'Redis (`redis://` or `rediss://`) shared by every instance; append-only persistence on. With none of this, `VERIFY_REDIS_CLUSTER` and `VERIFY_UPSTASH_URL`, state is in memory and only one instance may run.' },
+  { name: 'VERIFY_REDIS_CLUSTER', kind: 'list', doc: 'A Redis Cluster shared by every instance, instead of one Redis: some of its nodes as `host:port`, comma-separated (the rest are learnt from them). A claim waits for one replica of its master where masters have replicas.' },
+  { name: 'VERIFY_UPSTASH_URL', kind: 'url', doc: "Upstash Redis over HTTPS (its REST URL), shared by every instance, instead of a Redis: each request's store work is one HTTPS request. Needs `VERIFY_UPSTASH_TOKEN`." },
+  { name: 'VERIFY_UPSTASH_TOKEN', kind: 'string', doc: "Upstash's REST token, for `VERIFY_UPSTASH_URL`." },
   { name: 'VERIFY_REFERENCES_URL', kind: 'url', doc: "The site's endpoint for face and voice references (`GET`/`PUT {url}/{userId}/{face|voice}`, signed). Unset, face and voice are off." },
   { name: 'VERIFY_BASE_PATH', kind: 'path', default: '/api/verify', doc: 'Where the widget routes and `receipts/redeem` are served.' },
   { name: 'PORT', kind: 'integer', default: '8080', doc: 'The port to listen on.' },
@@ -40,7 +43,7 @@ export const FIELDS = [
   { name: 'VERIFY_FACE_LIVENESS', kind: 'boolean', default: 'true', doc: 'Check faces live (the Liveness page): a face is verified or registered only from the frames of a live challenge, checked by face models in worker threads before the service is paid. Needs `@vladmandic/face-api`, `@tensorflow/tfjs` and `@tensorflow/tfjs-backend-wasm` installed beside; the service refuses to start with faces on and them missing. `false` accepts any picture: a photo of the person passes as the person.' },
   { name: 'VERIFY_LIMITS', kind: 'json', doc: "Overrides of the handler's limits, as a JSON object (the host handler page's limits table)." },
   { name: 'VERIFY_UPSTREAM_TIMEOUT_MS', kind: 'integer', default: '10000', doc: 'How long a call to the service may take.' },
-  { name: 'VERIFY_STORE_TIMEOUT_MS', kind: 'integer', default: '500', doc: 'How long a Redis command may take before the request is answered 503.' },
+  { name: 'VERIFY_STORE_TIMEOUT_MS', kind: 'integer', default: '500', doc: "How long a call to the store (Redis, the cluster or Upstash) may take before the request is answered 503." },
   { name: 'VERIFY_LOW_BALANCE_THRESHOLD', kind: 'integer', doc: 'Paid channels are hidden below this many credits.' },
   { name: 'VERIFY_CDN_PATH', kind: 'path', doc: 'Also serve the widgets\' CDN files under this path (such as `/verify-widgets`), so a page needs nothing else.' },
   { name: 'VERIFY_SHUTDOWN_SECONDS', kind: 'integer', default: '10', doc: 'On SIGTERM, how long requests in flight may take to finish; new ones are refused at once.' },
@@ -124,6 +127,15 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
   const channels = (config.VERIFY_ALLOWED_CHANNELS as string[] | undefined) ?? [];
   const unknown = channels.find((c) => !OTP_CHANNELS.includes(c as OtpChannel));
   if (unknown !== undefined) problems.push(`VERIFY_ALLOWED_CHANNELS: ${JSON.stringify(unknown)} is not one of ${OTP_CHANNELS.join(', ')}`);
+  const stores = ['VERIFY_REDIS_URL', 'VERIFY_REDIS_CLUSTER', 'VERIFY_UPSTASH_URL'].filter((name) => config[name] !== undefined);
+  if (stores.length > 1) problems.push(`${stores.join(', ')}: set one store, not ${stores.length}`);
+  for (const node of (config.VERIFY_REDIS_CLUSTER as string[] | undefined) ?? []) {
+    if (!/^[^\s:/]+:\d{1,5}$/.test(node)) problems.push(`VERIFY_REDIS_CLUSTER: ${JSON.stringify(node)} is not host:port`);
+  }
+  if (config.VERIFY_UPSTASH_URL !== undefined) {
+    if (!/^https?:/.test(config.VERIFY_UPSTASH_URL as string)) problems.push('VERIFY_UPSTASH_URL: must be the https URL of the REST API');
+    if (!config.VERIFY_UPSTASH_TOKEN) problems.push('VERIFY_UPSTASH_TOKEN: required with VERIFY_UPSTASH_URL');
+  }
   const fallback = config.VERIFY_FALLBACK_CHANNEL;
   if (fallback !== undefined && fallback !== 'none' && !OTP_CHANNELS.includes(fallback as OtpChannel)) problems.push('VERIFY_FALLBACK_CHANNEL: must be sms, whatsapp, email or none');
   if (problems.length) throw new ConfigError(problems);

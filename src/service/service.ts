@@ -5,13 +5,13 @@
  * operations routes (`/healthz`, `/readyz`, `/metrics`) outside the base path.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { createNodeFetch, createVerifyHandler } from '../server/node/index.js';
-import { MemoryStore, REDIS_CLIENT_OPTIONS, RedisStore, ReceiptError, referenceCallbacks, sessionTokenAuth, type LogEntry, type VerifyHandlerOptions, type VerifyStore } from '../server/index.js';
+import { ReceiptError, referenceCallbacks, sessionTokenAuth, type LogEntry, type VerifyHandlerOptions } from '../server/index.js';
 import { json, readJsonObject, type RequestInfo } from '../core/http.js';
 import type { OtpChannel } from '../core/protocol.js';
 import { ConfigError, OPTION_FIELDS, type ServiceConfig } from './config.js';
 import { createMetrics } from './metrics.js';
+import { serviceStore, type ServiceStore } from './store.js';
 
 /** One JSON line per event, for the platform's log collector; never a secret, code, identifier or media. */
 export function logLine(fields: Record<string, unknown>): void {
@@ -25,6 +25,8 @@ export interface VerifyService {
   handle(request: Request, info: RequestInfo): Promise<Response>;
   /** Answers /readyz 503 from now on, so the balancer stops sending here. */
   drain(): void;
+  /** The store the instances share, for the log line at start. */
+  storeKind: ServiceStore['kind'];
   close(): Promise<void>;
 }
 
@@ -36,10 +38,7 @@ export interface ServiceDeps {
 }
 
 export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = createNodeFetch(), log = logLine }: ServiceDeps = {}): VerifyService {
-  const redis = config.VERIFY_REDIS_URL ? new Redis(config.VERIFY_REDIS_URL, REDIS_CLIENT_OPTIONS) : null;
-  // Errors are counted by the store's callers; without a listener ioredis would print each one.
-  redis?.on('error', () => {});
-  const store: VerifyStore = redis ? new RedisStore(redis) : new MemoryStore();
+  const { store, kind, close } = serviceStore(config);
   let handler: ReturnType<typeof createVerifyHandler>;
   const metrics = createMetrics(() => handler.balance());
   const tokens = sessionTokenAuth({ secret: config.VERIFY_TOKEN_SECRET });
@@ -81,7 +80,7 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     // The handler names its option; the person configuring the service knows the variable.
     const message = (error as Error).message;
     const option = Object.keys(OPTION_FIELDS).find((name) => message.startsWith(name) || message.includes(` ${name} `));
-    redis?.disconnect();
+    void close();
     throw new ConfigError([`${option ? OPTION_FIELDS[option] : 'configuration'}: ${message}`]);
   }
 
@@ -132,8 +131,7 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     drain() {
       draining = true;
     },
-    async close() {
-      await redis?.quit().catch(() => redis.disconnect());
-    },
+    storeKind: kind,
+    close,
   };
 }
