@@ -32,7 +32,11 @@ export function serviceStore(config: ServiceConfig): ServiceStore {
   return {
     store: new RedisStore(client),
     kind: client instanceof Cluster ? 'redis cluster' : 'redis',
-    close: () => client.quit().then(() => {}, () => client.disconnect()),
+    close: () =>
+      client.quit().then(
+        () => {},
+        () => client.disconnect(),
+      ),
   };
 }
 

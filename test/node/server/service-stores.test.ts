@@ -36,19 +36,29 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const origin = `http://127.0.0.1:${port}`;
-  await until(`the instance on ${port} to be ready`, async () => {
-    if (child.exitCode !== null) throw new Error(`exited: ${output}`);
-    return fetch(`${origin}/readyz`).then((r) => r.status === 200, () => false);
-  }, 20_000, 50);
+  await until(
+    `the instance on ${port} to be ready`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`exited: ${output}`);
+      return fetch(`${origin}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    },
+    20_000,
+    50,
+  );
   return { origin, child, output: () => output };
 }
 
 async function stopAll(instances: Instance[]): Promise<void> {
-  await Promise.all(instances.map(async ({ child }) => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  }));
+  await Promise.all(
+    instances.map(async ({ child }) => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }),
+  );
 }
 
 const token = (sid: string) => {
@@ -58,7 +68,11 @@ const token = (sid: string) => {
 
 /** A guest's call to `origin`: its status and error code. */
 async function callAs(origin: string, sid: string, route: string, body: object): Promise<[number, string | undefined]> {
-  const response = await fetch(`${origin}/api/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await token(sid)}` }, body: JSON.stringify(body) });
+  const response = await fetch(`${origin}/api/verify/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await token(sid)}` },
+    body: JSON.stringify(body),
+  });
   return [response.status, ((await response.json()) as { error?: { code: string } }).error?.code];
 }
 
@@ -72,7 +86,11 @@ async function flowRoundRobin(instances: Instance[], emulator: RunningEmulator, 
     return { status: response.status, body: (await response.json()) as { receipt?: string; alreadySent?: true; error?: { code: string } } };
   };
   const redeem = async (receipt: string) => {
-    const response = await fetch(`${next()}/api/verify/receipts/redeem`, { method: 'POST', headers: { authorization: `Bearer ${secrets.VERIFY_SERVER_SECRET}`, 'content-type': 'application/json' }, body: JSON.stringify({ receipt }) });
+    const response = await fetch(`${next()}/api/verify/receipts/redeem`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secrets.VERIFY_SERVER_SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ receipt }),
+    });
     return [response.status, ((await response.json()) as { error?: { code: string } }).error?.code];
   };
 
@@ -143,7 +161,13 @@ describe('the service on the fleet stores, two instances each', () => {
     let instances: Instance[] = [];
     before(async () => {
       cluster = await startRedisCluster();
-      const env = { ...base, VERIFY_REDIS_CLUSTER: cluster.ports.slice(0, 2).map((port) => `127.0.0.1:${port}`).join(',') };
+      const env = {
+        ...base,
+        VERIFY_REDIS_CLUSTER: cluster.ports
+          .slice(0, 2)
+          .map((port) => `127.0.0.1:${port}`)
+          .join(','),
+      };
       instances = [await startInstance(env), await startInstance(env)];
     });
     after(async () => {
@@ -166,7 +190,12 @@ describe('the service on the fleet stores, two instances each', () => {
       await cluster.healthy();
       // Until the instances' clients read the new slots (within a second), a call may be answered 503: the person tries again.
       let answer: [number, string | undefined] = [0, undefined];
-      await until('the instance to reach the promoted replica', async () => (answer = await callAs(instances[1]!.origin, 'failover', 'verify-otp', { email, otp: await latestCode(emulator.origin, email) }))[0] !== 503, 5000, 200);
+      await until(
+        'the instance to reach the promoted replica',
+        async () => (answer = await callAs(instances[1]!.origin, 'failover', 'verify-otp', { email, otp: await latestCode(emulator.origin, email) }))[0] !== 503,
+        5000,
+        200,
+      );
       assert.deepEqual(answer, [200, undefined]);
     });
   });
@@ -180,7 +209,9 @@ describe('the service on the fleet stores, two instances each', () => {
         return (error as ConfigError).problems;
       }
     };
-    assert.deepEqual(problems({ VERIFY_REDIS_URL: 'redis://127.0.0.1:6379', VERIFY_UPSTASH_URL: 'https://u.example', VERIFY_UPSTASH_TOKEN: 't' }), ['VERIFY_REDIS_URL, VERIFY_UPSTASH_URL: set one store, not 2']);
+    assert.deepEqual(problems({ VERIFY_REDIS_URL: 'redis://127.0.0.1:6379', VERIFY_UPSTASH_URL: 'https://u.example', VERIFY_UPSTASH_TOKEN: 't' }), [
+      'VERIFY_REDIS_URL, VERIFY_UPSTASH_URL: set one store, not 2',
+    ]);
     assert.deepEqual(problems({ VERIFY_REDIS_CLUSTER: '10.0.0.1:7000,redis://10.0.0.2' }), ['VERIFY_REDIS_CLUSTER: "redis://10.0.0.2" is not host:port']);
     assert.deepEqual(problems({ VERIFY_UPSTASH_URL: 'https://u.example' }), ['VERIFY_UPSTASH_TOKEN: required with VERIFY_UPSTASH_URL']);
   });
