@@ -29,6 +29,8 @@ export const FIELDS = [
   { name: 'VERIFY_UPSTASH_URL', kind: 'url', doc: "Upstash Redis over HTTPS (its REST URL), shared by every instance, instead of a Redis: each request's store work is one HTTPS request. Needs `VERIFY_UPSTASH_TOKEN`." },
   { name: 'VERIFY_UPSTASH_TOKEN', kind: 'string', doc: "Upstash's REST token, for `VERIFY_UPSTASH_URL`." },
   { name: 'VERIFY_REFERENCES_URL', kind: 'url', doc: "The site's endpoint for face and voice references (`GET`/`PUT {url}/{userId}/{face|voice}`, signed). Unset, face and voice are off." },
+  { name: 'VERIFY_WEBHOOK_URL', kind: 'url', doc: "The site's endpoint told of each verification, abuse alert and low balance: a signed POST of `{id, type, created, data}` (the Any back end page's webhooks), tried again with backoff while the site does not answer 2xx. Unset, nothing is sent." },
+  { name: 'VERIFY_WEBHOOK_GIVE_UP_SECONDS', kind: 'integer', default: '86400', doc: 'How long an event is tried before it is dropped with a log line.' },
   { name: 'VERIFY_BASE_PATH', kind: 'path', default: '/api/verify', doc: 'Where the widget routes and `receipts/redeem` are served.' },
   { name: 'PORT', kind: 'integer', default: '8080', doc: 'The port to listen on.' },
   { name: 'VERIFY_LISTEN_HOST', kind: 'string', default: '0.0.0.0', doc: 'The address to listen on.' },

@@ -12,6 +12,7 @@ import type { OtpChannel } from '../core/protocol.js';
 import { ConfigError, OPTION_FIELDS, type ServiceConfig } from './config.js';
 import { createMetrics } from './metrics.js';
 import { serviceStore, type ServiceStore } from './store.js';
+import { createWebhooks } from './webhooks.js';
 
 /** One JSON line per event, for the platform's log collector; never a secret, code, identifier or media. */
 export function logLine(fields: Record<string, unknown>): void {
@@ -44,6 +45,9 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
   const tokens = sessionTokenAuth({ secret: config.VERIFY_TOKEN_SECRET });
   const references = config.VERIFY_REFERENCES_URL ? referenceCallbacks({ url: config.VERIFY_REFERENCES_URL, secret: config.VERIFY_SERVER_SECRET, fetch: fetchImpl }) : {};
   const fallback = config.VERIFY_FALLBACK_CHANNEL;
+  const webhooks = config.VERIFY_WEBHOOK_URL
+    ? createWebhooks({ url: config.VERIFY_WEBHOOK_URL, secret: config.VERIFY_SERVER_SECRET, giveUpSeconds: config.VERIFY_WEBHOOK_GIVE_UP_SECONDS, fetch: fetchImpl, log })
+    : null;
   const options: VerifyHandlerOptions = {
     baseUrl: config.VERIFY_SERVICE_BASE_URL,
     apiKey: config.VERIFY_SERVICE_API_KEY,
@@ -69,6 +73,11 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     upstreamTimeoutMs: config.VERIFY_UPSTREAM_TIMEOUT_MS,
     lowBalanceThreshold: config.VERIFY_LOW_BALANCE_THRESHOLD,
     fetch: metrics.timed(fetchImpl),
+    ...(webhooks && {
+      onVerified: ({ userId, method, identifier, receiptId }) => webhooks.send('verified', { user: userId, method, ...(identifier && { identifier }), receiptId }),
+      onAbuse: (event) => webhooks.send('abuse', { ...event }),
+      onLowBalance: (balance) => webhooks.send('low_balance', { balance, threshold: config.VERIFY_LOW_BALANCE_THRESHOLD }),
+    }),
     log(entry: LogEntry) {
       metrics.record(entry);
       log({ level: entry.status >= 500 ? 'error' : 'info', msg: 'request', ...entry, ms: Math.round(entry.ms) });
@@ -132,6 +141,9 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
       draining = true;
     },
     storeKind: kind,
-    close,
+    async close() {
+      await webhooks?.close(2000);
+      await close();
+    },
   };
 }

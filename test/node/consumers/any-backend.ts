@@ -77,6 +77,11 @@ export interface Site {
   sitePort: number;
   /** Where the site keeps the references the service gives it. */
   referencesDir: string;
+  /** Where the site keeps the events the service tells it, one file per event id. */
+  eventsDir: string;
+  /** The site's server stopped (the service's calls to it refused), and started again on its port. */
+  stopSite(): Promise<void>;
+  startSiteAgain(): Promise<void>;
   secrets: Secrets;
   /** The instances' environment, to start one again. */
   env: Record<string, string>;
@@ -96,11 +101,14 @@ export async function startSite(app: App, kind: 'php' | 'python', emulator: Runn
   const [sitePort, nginxPort] = [await freePort(), await freePort()];
   const origin = `http://127.0.0.1:${nginxPort}`;
   mkdirSync(join(work, 'references'));
-  const siteEnv = { ...secrets, REFERENCES_DIR: join(work, 'references'), VERIFY_INTERNAL_URL: origin };
-  const site =
+  mkdirSync(join(work, 'events'));
+  const siteEnv = { ...secrets, REFERENCES_DIR: join(work, 'references'), EVENTS_DIR: join(work, 'events'), VERIFY_INTERNAL_URL: origin };
+  const siteSecret = randomBytes(16).toString('hex');
+  const launchSite = () =>
     kind === 'php'
       ? start('php', ['-S', `127.0.0.1:${sitePort}`, 'php/index.php'], app.dir, { ...siteEnv, PHP_CLI_SERVER_WORKERS: '4' })
-      : start('/usr/bin/python3', ['python/app.py'], app.dir, { ...siteEnv, PORT: String(sitePort), SITE_SECRET: randomBytes(16).toString('hex'), RECEIPTS_DB: join(work, 'receipts.db') });
+      : start('/usr/bin/python3', ['python/app.py'], app.dir, { ...siteEnv, PORT: String(sitePort), SITE_SECRET: siteSecret, RECEIPTS_DB: join(work, 'receipts.db') });
+  let site = launchSite();
   const serviceEnv = {
     ...secrets,
     VERIFY_SERVICE_BASE_URL: emulator.baseUrl,
@@ -108,6 +116,7 @@ export async function startSite(app: App, kind: 'php' | 'python', emulator: Runn
     VERIFY_ALLOWED_COUNTRIES: 'SA',
     VERIFY_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     VERIFY_REFERENCES_URL: `http://127.0.0.1:${sitePort}/references`,
+    VERIFY_WEBHOOK_URL: `http://127.0.0.1:${sitePort}/webhooks`,
     // The sites register a face from a still camera, and the app installs no face models: the
     // photo path (the service refuses to start serving faces otherwise, naming the packages).
     VERIFY_FACE_LIVENESS: 'false',
@@ -134,6 +143,14 @@ export async function startSite(app: App, kind: 'php' | 'python', emulator: Runn
     emulatorOrigin: emulator.origin,
     sitePort,
     referencesDir: join(work, 'references'),
+    eventsDir: join(work, 'events'),
+    async stopSite() {
+      await site.stop();
+    },
+    async startSiteAgain() {
+      site = launchSite();
+      await answering(`http://127.0.0.1:${sitePort}/token`, site);
+    },
     secrets,
     instances,
     async close() {

@@ -10,12 +10,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import type { Page } from 'puppeteer-core';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { cameraFrom, cspViolations, openBrowser, untilStep } from '../e2e/demo-browser.js';
-import { control, freePort, until } from '../helpers.js';
+import { control, freePort, latestCode, until } from '../helpers.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import { faceFromCamera, installApp, passOtp, sendCodeTo, typeCodeFor, type App } from './consumer-apps.js';
 import { startInstance, startSite, type Site } from './any-backend.js';
@@ -31,6 +32,14 @@ async function faceStep(page: Page): Promise<void> {
 /** What the site's /confirm answers for a receipt posted from the page, as the page's own script posts it. */
 const confirm = (page: Page, receipt: string) =>
   page.evaluate((r) => fetch('/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ receipt: r }) }).then((a) => a.json()), receipt);
+
+/** The events the site kept, one file per event id (the receivers of test/consumers/any-backend). */
+const eventsKept = (site: Site) =>
+  readdirSync(site.eventsDir)
+    .map((file) => readFileSync(join(site.eventsDir, file), 'utf8'))
+    // A file the site has created and not yet written is not kept yet.
+    .filter(Boolean)
+    .map((text) => JSON.parse(text) as { id: string; type: string; data: Record<string, unknown> });
 
 /** A session token as a site would mint it, with `claims` over the usual ones. */
 async function token(secret: string, claims: Record<string, unknown> = {}): Promise<string> {
@@ -81,6 +90,10 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
         const again = await confirm(page, receipt);
         assert.deepEqual(again, { refused: 'receipt_used' });
         assert.deepEqual(await cspViolations(page), []);
+        // The site was told too, signed, by its webhook.
+        await until('the site to keep the verification', async () => eventsKept(site).some((e) => e.type === 'verified'), 5000, 50);
+        const [told] = eventsKept(site).filter((e) => e.type === 'verified');
+        assert.deepEqual([told!.data.user, told!.data.method], ['alice', 'otp']);
       });
 
       it('a face registered and verified, its reference kept by the site', async () => {
@@ -131,6 +144,25 @@ describe('a PHP and a Python site behind nginx, the service from the tarball bes
       });
 
       if (kind !== 'php') return;
+
+      it('the site down for a minute: the person is verified all the same, and the event reaches the site, once, after it is back', async () => {
+        await site.stopSite();
+        const bearer = await token(site.secrets.VERIFY_TOKEN_SECRET, { sub: 'alice', sid: 'site-down' });
+        const call = (route: string, body: object) =>
+          fetch(`${site.origin}/api/verify/${route}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, origin: site.origin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const email = 'site-down@example.com';
+        assert.equal((await call('send-otp', { method: 'email', email })).status, 200);
+        const verified = await call('verify-otp', { email, otp: await latestCode(emulator.origin, email) });
+        assert.equal(verified.status, 200, 'answered with the site down');
+        const { jti } = JSON.parse(Buffer.from(((await verified.json()) as { receipt: string }).receipt.split('.')[1]!, 'base64url').toString());
+        await new Promise((done) => setTimeout(done, 60_000));
+        assert.ok(!eventsKept(site).some((e) => e.data.receiptId === jti));
+        await site.startSiteAgain();
+        // The tries are at most 30 s apart.
+        await until('the event to reach the site', async () => eventsKept(site).some((e) => e.data.receiptId === jti), 40_000, 200);
+        assert.equal(eventsKept(site).filter((e) => e.data.receiptId === jti).length, 1);
+        assert.ok(site.instances.some((i) => /"msg":"webhook delivered","type":"verified"/.test(i.output())), 'the service says it delivered it late');
+      });
 
       it('one instance killed mid-flow: the other serves the person', async () => {
         const { page } = browser;

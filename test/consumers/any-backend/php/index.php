@@ -2,6 +2,7 @@
 // The PHP site of the consumer test, run by `php -S` with this file as its router: its own
 // sessions and users, the page with the widgets, and the endpoints the service and the page call.
 require __DIR__ . '/verify.php';
+require __DIR__ . '/webhooks.php';
 
 $path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
 $method = $_SERVER['REQUEST_METHOD'];
@@ -23,6 +24,12 @@ if (preg_match('#^/references/([^/]+)/(face|voice)$#', $path, $m)) {
     } else {
         http_response_code(404);
     }
+    exit;
+}
+
+// What happened, told by the service.
+if ($path === '/webhooks' && $method === 'POST') {
+    verify_receive_webhook($path, getenv('EVENTS_DIR'));
     exit;
 }
 

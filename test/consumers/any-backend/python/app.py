@@ -10,8 +10,10 @@ from contextlib import closing
 from flask import Flask, Response, abort, jsonify, redirect, request, session
 
 from verify import ReceiptRefused, check_receipt, session_token, signature_ok
+from webhooks import webhooks
 
 app = Flask(__name__)
+app.register_blueprint(webhooks)
 app.secret_key = os.environ["SITE_SECRET"]
 here = pathlib.Path(__file__).parent
 references = pathlib.Path(os.environ["REFERENCES_DIR"])
