@@ -96,9 +96,9 @@ export interface FleetShare {
  * address, key and a receipt secret in its environment (as a host passes its secrets), and waits
  * until it prints `ready`.
  */
-export async function startAppServer(app: App, args: string[], ready: RegExp, env: Record<string, string> = {}, fleet?: FleetShare): Promise<AppServer> {
+export async function startAppServer(app: App, args: string[], ready: RegExp, env: Record<string, string> = {}, fleet?: FleetShare, command = process.execPath): Promise<AppServer> {
   const emulator = fleet?.emulator ?? (await startEmulator({ port: 0 }));
-  const server = spawn(process.execPath, args, {
+  const server = spawn(command, args, {
     cwd: app.dir,
     env: { ...process.env, ...env, SERVICE_BASE_URL: emulator.baseUrl, SERVICE_API_KEY: DEVELOPMENT_KEY, RECEIPT_SECRET: fleet?.secret ?? randomBytes(32).toString('hex') },
     stdio: ['ignore', 'pipe', 'pipe'],

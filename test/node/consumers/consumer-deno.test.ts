@@ -1,10 +1,12 @@
 /**
  * The docs' Deno Deploy snippet, installed from the tarball and run by Deno (from npm) as three
  * processes on Upstash (a real Redis behind the REST protocol), with Deno Deploy's marker set: one
- * person's calls round-robin, the receipt checked by the app's own /login on each.
+ * person's calls round-robin, the receipt checked by the app's own /login on each. Then the docs'
+ * Bun snippet the same way, run by Bun's own binary from npm.
  */
 import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { startEmulator } from '../../../src/emulator/index.js';
 import { httpInstance, installApp, listeningOrigin, roundRobinFlow, startAppServer, type App, type AppServer, type FleetShare } from './consumer-apps.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
@@ -36,5 +38,33 @@ describe('Deno.serve with the handler, as on Deno Deploy, installed from the tar
     // Each process checks the receipts posted to its own /login, single-use through Upstash.
     const fleet = servers.map((server) => httpInstance(listeningOrigin(server), '/api/verify', '/login'));
     await roundRobinFlow(fleet, share.emulator.origin, ['+966503339911', '+966503339922']);
+  });
+});
+
+describe('Bun.serve with the handler, installed from the tarball', () => {
+  let app: App;
+  let share: FleetShare;
+  let redis: RedisServer;
+  let gateway: UpstashGateway;
+  let servers: AppServer[] = [];
+  before(async () => {
+    app = installApp('bun-app');
+    share = { emulator: await startEmulator({ port: 0 }), secret: randomBytes(32).toString('hex') };
+    redis = await startRedis();
+    gateway = await startUpstashGateway(redis.port);
+    const env = { PORT: '0', UPSTASH_REDIS_REST_URL: gateway.url, UPSTASH_REDIS_REST_TOKEN: gateway.token };
+    servers = await Promise.all([0, 1, 2].map(() => startAppServer(app, ['main.ts'], /listening on (\S+)/, env, share, join(app.dir, 'node_modules/@oven/bun-linux-x64/bin/bun'))));
+  });
+  after(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await gateway?.close();
+    await redis?.stop();
+    await share?.emulator.close();
+    app?.remove();
+  });
+
+  it('three processes, one person round-robin: the cooldown, the code, the receipt and the caps hold across them', async () => {
+    const fleet = servers.map((server) => httpInstance(listeningOrigin(server), '/api/verify', '/login'));
+    await roundRobinFlow(fleet, share.emulator.origin, ['+966503339955', '+966503339966']);
   });
 });
