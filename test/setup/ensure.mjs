@@ -22,6 +22,13 @@ const SYSTEM = [
   { path: '/usr/sbin/nginx', pkg: 'nginx-light' },
   { path: '/usr/bin/php', pkg: 'php-cli' },
   { path: '/usr/lib/python3/dist-packages/flask/__init__.py', pkg: 'python3-flask' },
+  // The other languages the Any back end page shows, run by the consumer tests, and Caddy in front.
+  { path: '/usr/bin/ruby', pkg: 'ruby' },
+  { path: '/usr/share/doc/ruby-jwt/copyright', pkg: 'ruby-jwt' },
+  { path: '/usr/bin/go', pkg: 'golang-go' },
+  { path: '/usr/bin/javac', pkg: 'default-jdk-headless' },
+  { path: '/usr/lib/python3/dist-packages/django/__init__.py', pkg: 'python3-django' },
+  { path: '/usr/bin/caddy', pkg: 'caddy' },
   // Fonts for the scripts of the ten languages (Urdu, Bengali, Devanagari), so that layouts are measured in real glyphs.
   { path: '/usr/share/fonts/truetype/noto/NotoSansBengali-Regular.ttf', pkg: 'fonts-noto-core' },
 ];

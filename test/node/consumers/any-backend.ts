@@ -54,10 +54,18 @@ export function start(command: string, args: string[], cwd: string, env: Record<
 
 /** Waits until something answers HTTP at `url`, or the process has exited (and says what it printed). */
 async function answering(url: string, what: Process): Promise<void> {
-  await until(`${url} to answer`, async () => {
-    if (what.child.exitCode !== null) throw new Error(`exited: ${what.output().slice(-1500)}`);
-    return fetch(url).then(() => true, () => false);
-  }, 20_000, 50);
+  await until(
+    `${url} to answer`,
+    async () => {
+      if (what.child.exitCode !== null) throw new Error(`exited: ${what.output().slice(-1500)}`);
+      return fetch(url).then(
+        () => true,
+        () => false,
+      );
+    },
+    20_000,
+    50,
+  );
 }
 
 /**
@@ -90,16 +98,16 @@ export interface Site {
 }
 
 /**
- * The site `kind` on a free port, two service instances for it, and nginx in front of them all
- * (the docs' location blocks, included as they are).
+ * The site `kind` on a free port, two service instances for it, and nginx (or Caddy) in front of
+ * them all (the docs' location blocks, or routes, included as they are).
  */
-export async function startSite(app: App, kind: 'php' | 'python', emulator: RunningEmulator, redisPort: number): Promise<Site> {
+export async function startSite(app: App, kind: 'php' | 'python', emulator: RunningEmulator, redisPort: number, proxy: 'nginx' | 'caddy' = 'nginx'): Promise<Site> {
   const secrets = newSecrets();
   const work = mkdtempSync(join(tmpdir(), `any-backend-${kind}-`));
   // nginx's workers (nobody) keep large bodies in temporary files under it.
   chmodSync(work, 0o755);
-  const [sitePort, nginxPort] = [await freePort(), await freePort()];
-  const origin = `http://127.0.0.1:${nginxPort}`;
+  const [sitePort, proxyPort] = [await freePort(), await freePort()];
+  const origin = `http://127.0.0.1:${proxyPort}`;
   mkdirSync(join(work, 'references'));
   mkdirSync(join(work, 'events'));
   const siteEnv = { ...secrets, REFERENCES_DIR: join(work, 'references'), EVENTS_DIR: join(work, 'events'), VERIFY_INTERNAL_URL: origin };
@@ -126,13 +134,12 @@ export async function startSite(app: App, kind: 'php' | 'python', emulator: Runn
   };
   const started: Process[] = [site];
   const instances: (Process & { port: number })[] = [];
-  let nginx: Process;
+  let front: Process;
   try {
     for (const port of [await freePort(), await freePort()]) started.push(instances[instances.push(await startInstance(app, serviceEnv, port)) - 1]!);
-    writeFileSync(join(work, 'nginx.conf'), nginxConf(work, nginxPort, sitePort, instances.map((i) => i.port), join(app.dir, 'nginx/verify.conf')));
-    started.push((nginx = start('nginx', ['-c', join(work, 'nginx.conf'), '-p', work], work, {})));
+    started.push((front = proxy === 'nginx' ? startNginx(app, work, proxyPort, sitePort, instances) : startCaddy(app, work, proxyPort, sitePort, instances)));
     await answering(`http://127.0.0.1:${sitePort}/token`, site);
-    await answering(`${origin}/api/verify/config`, nginx);
+    await answering(`${origin}/api/verify/config`, front);
   } catch (error) {
     await Promise.all(started.map((p) => p.stop('SIGKILL')));
     throw error;
@@ -154,10 +161,46 @@ export async function startSite(app: App, kind: 'php' | 'python', emulator: Runn
     secrets,
     instances,
     async close() {
-      await Promise.all([nginx.stop(), site.stop(), ...instances.map((i) => i.stop())]);
+      await Promise.all([front.stop(), site.stop(), ...instances.map((i) => i.stop())]);
       rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+/** nginx in front, with the docs' location blocks included as they are. */
+function startNginx(app: App, dir: string, port: number, sitePort: number, instances: { port: number }[]): Process {
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    nginxConf(
+      dir,
+      port,
+      sitePort,
+      instances.map((i) => i.port),
+      join(app.dir, 'nginx/verify.conf'),
+    ),
+  );
+  return start('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], dir, {});
+}
+
+/** Caddy in front instead, with the docs' routes imported as they are and the instances in VERIFY_INSTANCES. */
+function startCaddy(app: App, dir: string, port: number, sitePort: number, instances: { port: number }[]): Process {
+  writeFileSync(
+    join(dir, 'Caddyfile'),
+    `{
+	admin off
+	auto_https off
+}
+:${port} {
+	import ${join(app.dir, 'caddy/verify.caddy')}
+	handle {
+		header Content-Security-Policy "default-src 'self'; script-src 'self'; style-src 'self'"
+		reverse_proxy 127.0.0.1:${sitePort}
+	}
+}
+`,
+  );
+  const env = { VERIFY_INSTANCES: instances.map((i) => `127.0.0.1:${i.port}`).join(' '), XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  return start('caddy', ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], dir, env);
 }
 
 function nginxConf(dir: string, port: number, sitePort: number, servicePorts: number[], locations: string): string {

@@ -1,0 +1,3 @@
+module verify-widgets/site
+
+go 1.19
