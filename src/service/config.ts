@@ -134,6 +134,9 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
   for (const node of (config.VERIFY_REDIS_CLUSTER as string[] | undefined) ?? []) {
     if (!/^[^\s:/]+:\d{1,5}$/.test(node)) problems.push(`VERIFY_REDIS_CLUSTER: ${JSON.stringify(node)} is not host:port`);
   }
+  for (const name of ['VERIFY_WEBHOOK_URL', 'VERIFY_REFERENCES_URL']) {
+    if (config[name] !== undefined && !/^https?:/.test(config[name] as string)) problems.push(`${name}: must be an http(s) URL of the site`);
+  }
   if (config.VERIFY_UPSTASH_URL !== undefined) {
     if (!/^https?:/.test(config.VERIFY_UPSTASH_URL as string)) problems.push('VERIFY_UPSTASH_URL: must be the https URL of the REST API');
     if (!config.VERIFY_UPSTASH_TOKEN) problems.push('VERIFY_UPSTASH_TOKEN: required with VERIFY_UPSTASH_URL');

@@ -200,7 +200,7 @@ describe('the service on the fleet stores, two instances each', () => {
     });
   });
 
-  it('refuses two stores at once, a cluster node that is not host:port, and Upstash without its token', () => {
+  it('refuses two stores at once, a cluster node that is not host:port, Upstash without its token, and a webhook URL that is not http(s)', () => {
     const problems = (env: Record<string, string>) => {
       try {
         loadConfig({ ...base, ...secrets, ...env }, () => '{}');
@@ -214,5 +214,6 @@ describe('the service on the fleet stores, two instances each', () => {
     ]);
     assert.deepEqual(problems({ VERIFY_REDIS_CLUSTER: '10.0.0.1:7000,redis://10.0.0.2' }), ['VERIFY_REDIS_CLUSTER: "redis://10.0.0.2" is not host:port']);
     assert.deepEqual(problems({ VERIFY_UPSTASH_URL: 'https://u.example' }), ['VERIFY_UPSTASH_TOKEN: required with VERIFY_UPSTASH_URL']);
+    assert.deepEqual(problems({ VERIFY_WEBHOOK_URL: 'redis://site.internal/hooks' }), ['VERIFY_WEBHOOK_URL: must be an http(s) URL of the site']);
   });
 });
