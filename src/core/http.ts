@@ -59,6 +59,19 @@ export function textOf(response: Response): Promise<string> {
   return Promise.resolve(text);
 }
 
+/**
+ * A service answer read whole, with no Response around it: a fetch that has `[READ_WHOLE]` (the
+ * Node entry's) answers the service client this way, since a Response costs a web stream and a
+ * Headers that the client, reading the text once, has no use for.
+ */
+export interface WholeAnswer {
+  status: number;
+  header(name: string): string | null;
+  text: string;
+}
+export const READ_WHOLE = Symbol.for('verify-widgets.read-whole');
+export type ReadWhole = (url: string, init: RequestInit) => Promise<WholeAnswer>;
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   const text = JSON.stringify(body);
   return withText(new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } }), text);

@@ -6,7 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LogEntry } from '../server/index.js';
 import { isRoute } from '../core/protocol.js';
-import { READ_WHOLE, type ReadWhole } from '../server/upstream/types.js';
+import { READ_WHOLE, type ReadWhole } from '../core/http.js';
 
 /** Answers that mean a limit refused the request, whoever set it. */
 const LIMIT_CODES = new Set(['rate_limited', 'too_many_attempts', 'try_another_channel', 'challenge_required']);

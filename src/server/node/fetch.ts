@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { READ_WHOLE, type ReadWhole, type WholeAnswer } from '../upstream/types.js';
+import { READ_WHOLE, type ReadWhole, type WholeAnswer } from '../../core/http.js';
 
 export interface NodeFetchOptions {
   /** Open connections per service origin; more requests than this wait for one. */

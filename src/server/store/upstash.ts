@@ -28,6 +28,9 @@ export const UPSTASH_CLIENT_OPTIONS = {
   signal: () => AbortSignal.timeout(400),
 } satisfies Partial<RedisConfigNodejs>;
 
+/** How long a failed plan's answer waits for its CANCEL to be on its way; a store that fails fast answers the CANCEL sooner. */
+const CANCEL_HEAD_START_MS = 50;
+
 /** A running script: `exec` sends EVALSHA, and EVAL when Redis answers NOSCRIPT. */
 interface UpstashScript {
   exec(keys: string[], args: string[]): Promise<unknown>;
@@ -139,7 +142,10 @@ export class UpstashStore implements VerifyStore {
     } catch (error) {
       // Abandoned, it may still run (a gateway that waits on a frozen Redis): never for nobody. By
       // EVAL, not EVALSHA: a Redis that never ran it would refuse it when it wakes (NOSCRIPT).
-      this.redis.eval(CANCEL, [log], []).catch(() => {});
+      const cancel = this.redis.eval(CANCEL, [log], []).catch(() => {});
+      // The answer waits a moment for it to reach the gateway: the person's next request, through
+      // any instance, must not find this plan's claims in Redis before it (a code "tried already").
+      await Promise.race([cancel, new Promise((done) => setTimeout(done, CANCEL_HEAD_START_MS))]);
       throw error;
     }
   }

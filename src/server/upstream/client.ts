@@ -3,9 +3,9 @@
  * live service has been seen to answer (demo/pages/emulator.md, live quirks). Server-side only: it carries the API key.
  */
 import { deadline } from '../../core/deadline.js';
-import { textOf } from '../../core/http.js';
+import { READ_WHOLE, textOf, type ReadWhole, type WholeAnswer } from '../../core/http.js';
 import { ServiceError } from './errors.js';
-import { READ_WHOLE, type Balance, type CallOptions, type Comparison, type FaceRequest, type OtpSent, type OtpVerified, type ReadWhole, type SendOtpRequest, type ServiceClient, type ServiceClientOptions, type VerifyOtpRequest, type VoiceRequest, type WholeAnswer } from './types.js';
+import type { Balance, CallOptions, Comparison, FaceRequest, OtpSent, OtpVerified, SendOtpRequest, ServiceClient, ServiceClientOptions, VerifyOtpRequest, VoiceRequest } from './types.js';
 import { classifyFailure, parseJsonBody, parseResult, retryAfterSeconds, type Operation, type Parsed } from './parse.js';
 
 

@@ -10,19 +10,6 @@ export interface ServiceClientOptions {
   fetch?: typeof fetch;
 }
 
-/**
- * A service answer read whole, with no Response around it: a fetch that has `[READ_WHOLE]` (the
- * Node entry's) answers the service client this way, since a Response costs a web stream and a
- * Headers that the client, reading the text once, has no use for.
- */
-export interface WholeAnswer {
-  status: number;
-  header(name: string): string | null;
-  text: string;
-}
-export const READ_WHOLE = Symbol.for('verify-widgets.read-whole');
-export type ReadWhole = (url: string, init: RequestInit) => Promise<WholeAnswer>;
-
 export interface SendOtpRequest {
   method?: OtpChannel;
   phone?: string;

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeFetch, createVerifyHandler } from '../../../src/server/node/index.js';
 import { createServiceClient, ServiceError } from '../../../src/server/index.js';
-import { READ_WHOLE } from '../../../src/server/upstream/types.js';
+import { READ_WHOLE } from '../../../src/core/http.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { KEY, until } from '../helpers.js';
 import { SECRET } from './handler-setup.js';

@@ -12,7 +12,7 @@ import { SignJWT } from 'jose';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { createNodeFetch, toNodeListener } from '../../../src/server/node/index.js';
-import { READ_WHOLE } from '../../../src/server/upstream/types.js';
+import { READ_WHOLE } from '../../../src/core/http.js';
 import { ConfigError, loadConfig, type ServiceConfig } from '../../../src/service/config.js';
 import { createVerifyService, type VerifyService } from '../../../src/service/service.js';
 import { latestCode, until } from '../helpers.js';
