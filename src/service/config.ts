@@ -134,13 +134,11 @@ export function loadConfig(env: Record<string, string | undefined>, readFile: (p
   for (const node of (config.VERIFY_REDIS_CLUSTER as string[] | undefined) ?? []) {
     if (!/^[^\s:/]+:\d{1,5}$/.test(node)) problems.push(`VERIFY_REDIS_CLUSTER: ${JSON.stringify(node)} is not host:port`);
   }
-  for (const name of ['VERIFY_WEBHOOK_URL', 'VERIFY_REFERENCES_URL']) {
-    if (config[name] !== undefined && !/^https?:/.test(config[name] as string)) problems.push(`${name}: must be an http(s) URL of the site`);
+  // The URL kind takes redis:// too; these are called over HTTP.
+  for (const [name, whose] of [['VERIFY_WEBHOOK_URL', 'the site'], ['VERIFY_REFERENCES_URL', 'the site'], ['VERIFY_UPSTASH_URL', 'the REST API']] as const) {
+    if (config[name] !== undefined && !/^https?:/.test(config[name] as string)) problems.push(`${name}: must be an http(s) URL of ${whose}`);
   }
-  if (config.VERIFY_UPSTASH_URL !== undefined) {
-    if (!/^https?:/.test(config.VERIFY_UPSTASH_URL as string)) problems.push('VERIFY_UPSTASH_URL: must be the https URL of the REST API');
-    if (!config.VERIFY_UPSTASH_TOKEN) problems.push('VERIFY_UPSTASH_TOKEN: required with VERIFY_UPSTASH_URL');
-  }
+  if (config.VERIFY_UPSTASH_URL !== undefined && !config.VERIFY_UPSTASH_TOKEN) problems.push('VERIFY_UPSTASH_TOKEN: required with VERIFY_UPSTASH_URL');
   const fallback = config.VERIFY_FALLBACK_CHANNEL;
   if (fallback !== undefined && fallback !== 'none' && !OTP_CHANNELS.includes(fallback as OtpChannel)) problems.push('VERIFY_FALLBACK_CHANNEL: must be sms, whatsapp, email or none');
   if (problems.length) throw new ConfigError(problems);

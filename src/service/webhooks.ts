@@ -20,9 +20,6 @@ export interface WebhookOptions {
   giveUpSeconds: number;
   fetch: typeof fetch;
   log(fields: Record<string, unknown>): void;
-  /** The first retry's delay, doubling up to `maxDelayMs`; 1 s and 30 s. */
-  firstDelayMs?: number;
-  maxDelayMs?: number;
 }
 
 interface Pending {
@@ -39,6 +36,9 @@ const IN_FLIGHT = 4;
 /** Events kept for retry; past this the oldest is dropped (a site down under a flood of alerts). */
 const MAX_PENDING = 10_000;
 const ATTEMPT_MS = 5000;
+/** The first retry's delay, doubling up to the last. */
+const FIRST_DELAY_MS = 1000;
+const MAX_DELAY_MS = 30_000;
 
 export function createWebhooks(options: WebhookOptions) {
   const target = new URL(options.url);
@@ -46,8 +46,6 @@ export function createWebhooks(options: WebhookOptions) {
   const ready: Pending[] = [];
   let inFlight = 0;
   let closing = false;
-  const firstDelay = options.firstDelayMs ?? 1000;
-  const maxDelay = options.maxDelayMs ?? 30_000;
 
   function pump(): void {
     while (inFlight < IN_FLIGHT && ready.length) {
@@ -81,7 +79,7 @@ export function createWebhooks(options: WebhookOptions) {
     }
     // At shutdown it stays pending, for close() to count.
     if (closing) return;
-    const delay = Math.min(maxDelay, firstDelay * 2 ** (event.attempts - 1));
+    const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (event.attempts - 1));
     if (Date.now() + delay - event.created > options.giveUpSeconds * 1000) {
       pending.delete(event.id);
       options.log({ level: 'error', msg: 'webhook given up', type: event.type, id: event.id, attempts: event.attempts, failure });
@@ -111,10 +109,6 @@ export function createWebhooks(options: WebhookOptions) {
       pending.set(id, event);
       ready.push(event);
       pump();
-    },
-    /** Events not yet delivered. */
-    get undelivered(): number {
-      return pending.size;
     },
     /**
      * At shutdown: each waiting event tried once more, for at most `withinMs`; what is left is

@@ -6,9 +6,21 @@ import jpeg from 'jpeg-js';
 import { decodeWav, encodeWav, toMono } from '../../src/core/wav.js';
 import { solveChallenge, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { SignJWT } from 'jose';
 
 export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
 export const KEY = 'test-key';
+
+/**
+ * A session token as a site mints it (demo/pages/any-backend.md), living 10 minutes: a guest's
+ * unless `claims` has a `sub`; a claim given as undefined is left out.
+ */
+export async function sessionToken(secret: string, claims: Record<string, unknown> = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const all: Record<string, unknown> = { aud: 'verify-widgets', iat: now, exp: now + 600, ...claims };
+  for (const name of Object.keys(all)) if (all[name] === undefined) delete all[name];
+  return new SignJWT(all).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+}
 
 /** The JPEG frames of an MJPEG fixture (concatenated JPEGs). */
 export function mjpegFrames(name: string): Buffer[] {

@@ -13,12 +13,13 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { cameraFrom, cspViolations, openBrowser } from '../e2e/demo-browser.js';
+import { decodeJwt } from 'jose';
 import { freePort, latestCode, until } from '../helpers.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import { installApp, passOtp, type App } from './consumer-apps.js';
 import { start, startSite, type Process, type Site } from './any-backend.js';
 
-const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+const claimsOf = decodeJwt;
 
 describe('Ruby, Go, Java and Django beside the service, Caddy in front', () => {
   let app: App;

@@ -11,10 +11,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { ConfigError, loadConfig } from '../../../src/service/config.js';
-import { freePort, latestCode, until } from '../helpers.js';
+import { freePort, latestCode, sessionToken, until } from '../helpers.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 import { startUpstashGateway, type UpstashGateway } from './upstash-gateway.js';
 import { startRedisCluster, type RedisClusterServer } from './redis-cluster.js';
@@ -61,10 +60,7 @@ async function stopAll(instances: Instance[]): Promise<void> {
   );
 }
 
-const token = (sid: string) => {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sid, aud: 'verify-widgets', iat: now, exp: now + 600 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secrets.VERIFY_TOKEN_SECRET));
-};
+const token = (sid: string) => sessionToken(secrets.VERIFY_TOKEN_SECRET, { sid });
 
 /** A guest's call to `origin`: its status and error code. */
 async function callAs(origin: string, sid: string, route: string, body: object): Promise<[number, string | undefined]> {

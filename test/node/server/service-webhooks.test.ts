@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
+import { decodeJwt } from 'jose';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { toNodeListener } from '../../../src/server/node/index.js';
 import { loadConfig } from '../../../src/service/config.js';
 import { createVerifyService, type VerifyService } from '../../../src/service/service.js';
-import { control, latestCode, until } from '../helpers.js';
+import { control, latestCode, sessionToken, until } from '../helpers.js';
 
 const SECRETS = { VERIFY_RECEIPT_SECRET: randomBytes(32).toString('hex'), VERIFY_TOKEN_SECRET: randomBytes(32).toString('hex'), VERIFY_SERVER_SECRET: randomBytes(32).toString('hex') };
 
@@ -100,8 +100,7 @@ describe('the service tells the site what happened (webhooks)', () => {
   });
 
   const call = async (sid: string, route: string, body?: object, at = origin) => {
-    const now = Math.floor(Date.now() / 1000);
-    const bearer = await new SignJWT({ sid, aud: 'verify-widgets', iat: now, exp: now + 600 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRETS.VERIFY_TOKEN_SECRET));
+    const bearer = await sessionToken(SECRETS.VERIFY_TOKEN_SECRET, { sid });
     const response = await fetch(`${at}/api/verify/${route}`, {
       method: body ? 'POST' : 'GET',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
@@ -120,7 +119,7 @@ describe('the service tells the site what happened (webhooks)', () => {
     assert.equal(verified.status, 200);
     await until('the event to reach the site', async () => held.length === 1, 2000, 10);
     assert.equal(held[0]!.writableEnded, false, 'the person had the answer while the site held the event');
-    const jti = JSON.parse(Buffer.from(verified.body.receipt!.split('.')[1]!, 'base64url').toString()).jti;
+    const { jti } = decodeJwt(verified.body.receipt!);
 
     // The site fails (500), then takes it: the same event, the same id, tried again.
     site.answerWith((res) => res.writeHead(204).end());

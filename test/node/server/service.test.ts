@@ -7,7 +7,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { SignJWT } from 'jose';
 // @ts-expect-error: a CommonJS module without types
 import parsePrometheus from 'parse-prometheus-text-format';
 import { DEVELOPMENT_KEY, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
@@ -15,7 +14,7 @@ import { createNodeFetch, toNodeListener } from '../../../src/server/node/index.
 import { READ_WHOLE } from '../../../src/core/http.js';
 import { ConfigError, loadConfig, type ServiceConfig } from '../../../src/service/config.js';
 import { createVerifyService, type VerifyService } from '../../../src/service/service.js';
-import { latestCode, until } from '../helpers.js';
+import { latestCode, sessionToken, until } from '../helpers.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
 const secret = () => randomBytes(32).toString('hex');
@@ -23,12 +22,7 @@ const TOKEN_SECRET = secret();
 const SERVER_SECRET = secret();
 
 /** A session token as a site mints it; `claims` overrides or removes (undefined) a claim. */
-async function token(claims: Record<string, unknown> = {}, key = TOKEN_SECRET): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const all: Record<string, unknown> = { sub: 'user-1', sid: 'session-1', aud: 'verify-widgets', iat: now, exp: now + 600, ...claims };
-  for (const name of Object.keys(all)) if (all[name] === undefined) delete all[name];
-  return new SignJWT(all).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(key));
-}
+const token = (claims: Record<string, unknown> = {}, key = TOKEN_SECRET) => sessionToken(key, { sub: 'user-1', sid: 'session-1', ...claims });
 
 describe('config', () => {
   const required = { VERIFY_SERVICE_BASE_URL: 'http://127.0.0.1:1/api/v2', VERIFY_SERVICE_API_KEY: 'k', VERIFY_RECEIPT_SECRET: secret(), VERIFY_TOKEN_SECRET: secret(), VERIFY_SERVER_SECRET: secret() };
