@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   // A face checked live: no answer to a live challenge was sent, or its frames did not show a live person.
   'liveness_required',
   'liveness_failed',
+  // A phone link (continue on your phone) past its ten minutes, used by another phone, cancelled or finished.
+  'handoff_ended',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -43,8 +45,8 @@ export type BiometricKind = 'face' | 'voice';
 
 /** Each widget's steps: its `step` property, its custom state `:state(<step>)` and its `verify-step-change` event. */
 export type OtpStep = 'contact' | 'sending' | 'code' | 'verifying' | 'success' | 'failure';
-export type FaceStep = 'priming' | 'permission' | 'preview' | 'challenge' | 'review' | 'uploading' | 'success' | 'failure';
-export type VoiceStep = 'priming' | 'permission' | 'ready' | 'recording' | 'review' | 'uploading' | 'success' | 'failure';
+export type FaceStep = 'priming' | 'permission' | 'preview' | 'challenge' | 'review' | 'uploading' | 'success' | 'failure' | 'handoff';
+export type VoiceStep = 'priming' | 'permission' | 'ready' | 'recording' | 'review' | 'uploading' | 'success' | 'failure' | 'handoff';
 export type VerifyStep = OtpStep | FaceStep | VoiceStep;
 
 /** A flow's state union whose steps are exactly `Step`: a step in one and not the other makes it `never`. */
@@ -60,9 +62,12 @@ export type AccountProblem = 'signed_out' | 'not_enrolled' | 'proof_required';
 export type SampleEvent =
   | { type: 'done' }
   | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number; move?: LivenessMove }
-  /** Nobody is signed in, or nothing is registered: the element offers the way on. */
-  | { type: 'blocked'; reason: AccountProblem }
-  | { type: 'restart' };
+  /** Nobody is signed in, or nothing is registered: the element offers the way on. On a phone, its link ended. */
+  | { type: 'blocked'; reason: AccountProblem | 'handoff_ended' }
+  | { type: 'restart' }
+  /** The capture goes to a phone (handoff.md); it ended there, or the person came back: the first step again. */
+  | { type: 'handoff' }
+  | { type: 'handoff-ended' };
 
 /** The field a sample travels in from widget to handler, per route: the service's own names for verification. */
 export const SAMPLE_FIELDS = {
@@ -170,6 +175,8 @@ export interface ConfigResponse {
   needsProof: boolean;
   /** A code this session asked for and can still enter (after a reload or in a new tab); else null. */
   pending: PendingCode | null;
+  /** Whether the handler makes phone links (continue on your phone). */
+  handoff?: true;
   /**
    * Present when the host checks faces live: a face is sent as a live challenge's frames, and a
    * photo file only to register, when `photoEnrolment` says the host takes one.
@@ -234,6 +241,61 @@ export interface VerifyOtpBody extends FrictionFields {
   otp: string;
 }
 
+/**
+ * Continue on your phone (demo/pages/handoff.md). The desktop asks for a link (`handoff-start`) and
+ * polls it (`handoff-status`); the phone that opens it claims it once (`handoff-claim`) and from then
+ * on sends `Verify-Handoff: <token>.<device>` on the few routes of that one capture.
+ */
+export const HANDOFF_HEADER = 'verify-handoff';
+/** Where the link carries its token: the URL's fragment, which no server, log or Referer sees. */
+export const HANDOFF_FRAGMENT = 'verify-handoff';
+export type HandoffState = 'waiting' | 'connected' | 'capturing' | 'done' | 'cancelled';
+
+/** POST {endpoint}/handoff-start: a phone link for this session's user, for one capture of `kind`. */
+export interface HandoffStartBody {
+  kind: BiometricKind;
+  mode?: 'verify' | 'enroll';
+}
+export interface HandoffStarted {
+  /** At least 128 random bits, single use: the phone's link is the page's URL with `#verify-handoff=<token>`. */
+  token: string;
+  /** Six characters both screens show, so the person sees the phone opened this computer's link. */
+  code: string;
+  expiresIn: number;
+}
+/** POST {endpoint}/handoff-status: how the phone is getting on; `cancel` ends the link on both sides. */
+export interface HandoffStatusBody {
+  token: string;
+  cancel?: true;
+}
+export interface HandoffStatus {
+  state: HandoffState;
+  expiresIn: number;
+  /** Once, to the session that made the link, when the phone's capture verified: the receipt, as if captured here. */
+  verified?: VerifiedResponse;
+  /** When the phone's capture registered the sample. */
+  enrolled?: true;
+}
+/** POST {endpoint}/handoff-claim, by the phone with `Verify-Handoff: <token>`: the first phone gets the link's device key. */
+export interface HandoffClaimed {
+  kind: BiometricKind;
+  mode: 'verify' | 'enroll';
+  code: string;
+  /** Sent after the token on every later call (`<token>.<device>`): another phone that scans the same code gets nothing. */
+  device: string;
+  expiresIn: number;
+}
+/** POST {endpoint}/handoff-phone: the phone says it is capturing or cancels, or (with no state) reads the link's state. */
+export interface HandoffPhoneBody {
+  state?: 'capturing' | 'cancelled';
+}
+/** A verification made on the phone: the receipt goes to the desktop that made the link, never to the phone. */
+export interface HandedOffResponse {
+  verified: true;
+  method: BiometricKind;
+  handedOff: true;
+}
+
 type Sample<Field extends string> = { [F in Field]: string };
 
 /** Each route of the widget protocol: its method, what the widget sends and what it gets on success. */
@@ -242,10 +304,14 @@ export interface Routes {
   'send-otp': { method: 'POST'; request: SendOtpBody; response: SendOtpResponse };
   'verify-otp': { method: 'POST'; request: VerifyOtpBody; response: VerifiedResponse };
   'liveness-challenge': { method: 'POST'; request: Record<never, never>; response: LivenessChallenge };
-  'verify-by-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.face> | LiveFaceBody; response: VerifiedResponse };
-  'verify-by-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.voice>; response: VerifiedResponse };
+  'verify-by-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.face> | LiveFaceBody; response: VerifiedResponse | HandedOffResponse };
+  'verify-by-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.voice>; response: VerifiedResponse | HandedOffResponse };
   'enroll-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.face> | LiveFaceBody; response: EnrolledResponse };
   'enroll-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.voice>; response: EnrolledResponse };
+  'handoff-start': { method: 'POST'; request: HandoffStartBody; response: HandoffStarted };
+  'handoff-status': { method: 'POST'; request: HandoffStatusBody; response: HandoffStatus };
+  'handoff-claim': { method: 'POST'; request: Record<never, never>; response: HandoffClaimed };
+  'handoff-phone': { method: 'POST'; request: HandoffPhoneBody; response: { state: HandoffState } };
 }
 export type Route = keyof Routes;
 
@@ -276,6 +342,10 @@ export const ROUTES: { readonly [R in Route]: RouteSpec<R> } = {
   'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice], media: true },
   'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face, 'nonce', 'frames'], media: true },
   'enroll-voice': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.voice], media: true },
+  'handoff-start': { method: 'POST', fields: ['kind', 'mode'], media: false },
+  'handoff-status': { method: 'POST', fields: ['token', 'cancel'], media: false },
+  'handoff-claim': { method: 'POST', fields: [], media: false },
+  'handoff-phone': { method: 'POST', fields: ['state'], media: false },
 };
 
 export function isRoute(name: string): name is Route {

@@ -27,6 +27,8 @@ export type FaceState = StepsOf<
   | { step: 'review'; image: string; source: ImageSource }
   | { step: 'uploading'; image: string; source: ImageSource; live?: LiveAnswer }
   | { step: 'success' }
+  /** A phone makes the capture: the computer shows its link and how it is getting on. */
+  | { step: 'handoff' }
   | {
       step: 'failure';
       reason: FaceFailure;
@@ -122,7 +124,7 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
     case 'confirm':
       return state.step === 'review' ? { step: 'uploading', image: state.image, source: state.source } : state;
     case 'done':
-      return state.step === 'uploading' ? { step: 'success' } : state;
+      return state.step === 'uploading' || state.step === 'handoff' ? { step: 'success' } : state;
     case 'failed':
       // The challenge itself may be refused or lost on its way, and so may the camera's code.
       if (state.step === 'challenge' || state.step === 'permission') return liveFailed(event);
@@ -135,9 +137,14 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
     case 'file-refused':
       return state.step === 'uploading' ? state : { step: 'failure', reason: 'bad_file', canRetry: true, canUpload: true };
     case 'blocked':
-      return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' ? { step: 'failure', reason: event.reason, canRetry: false, canUpload: false } : state;
+      // A phone's link that ended stops the phone wherever it was; the account is checked before the capture.
+      return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' || (event.reason === 'handoff_ended' && state.step !== 'success') ? { step: 'failure', reason: event.reason, canRetry: false, canUpload: false } : state;
     case 'restart':
       return state.step === 'failure' ? { step: 'priming' } : state;
+    case 'handoff':
+      return state.step === 'priming' || state.step === 'failure' ? { step: 'handoff' } : state;
+    case 'handoff-ended':
+      return state.step === 'handoff' ? { step: 'priming' } : state;
   }
 }
 

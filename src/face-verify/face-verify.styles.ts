@@ -1,8 +1,10 @@
 import { css } from 'lit';
 import { baseStyles } from '../internal/base.styles.js';
+import { handoffStyles } from '../internal/handoff.styles.js';
 
 export const styles = [
   baseStyles,
+  handoffStyles,
   css`
     .stage {
       position: relative;

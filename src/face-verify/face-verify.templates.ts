@@ -78,6 +78,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
   switch (state.step) {
     case 'priming':
       return html`${v.heading(title)}
+        ${v.phoneLink.banner()}
         <p part="message">${t.facePriming}</p>
         <div class="actions">
           <button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'start' })}>${t.startCamera}</button>
@@ -109,7 +110,9 @@ export function renderFaceStep(v: FaceView): TemplateResult {
     case 'uploading':
       return html`${v.heading(t.checkingPhoto)}<div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'success':
-      return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
+      return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.phoneLink.phone ? t.handoffPhoneDone : v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
+    case 'handoff':
+      return v.phoneLink.render(html`${v.heading(t.handoffHeading)}<div part="spinner" class="spinner" aria-hidden="true"></div>`);
     case 'failure': {
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry || state.canUpload))}
         <p part="error" class="error">${failureText(t, v.language, 'camera', state)}${state.move ? ` ${t[`move_${state.move}`]}` : ''}</p>

@@ -66,7 +66,7 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @cssstate failure - Stopped, with a way on.
  */
 export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implements FaceView {
-  protected readonly kind = 'face';
+  readonly kind = 'face';
   static override styles = styles;
   static override properties: PropertyDeclarations = { maxSide: { attribute: 'max-side', type: Number }, manual: { type: Boolean }, detector: { attribute: false } };
   protected readonly english = faceEnglish;
@@ -95,7 +95,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
       permission: () => void this.openCamera(null),
       preview: () => void this.#loadTools().then(({ sampler }) => sampler.start()),
       challenge: () => void this.#loadTools().then(({ runChallenge }) => runChallenge(this.#live)),
-      uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames } : image, { verified: this.t.faceVerified, enrolled: this.t.faceEnrolled }, source),
+      uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames } : image, source),
     },
     // The camera is only on while the person is framing the photo or following the movements.
     change: ({ step }) => void (['permission', 'preview', 'challenge'].includes(step) || this.tools?.camera.stop()),

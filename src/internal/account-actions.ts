@@ -13,11 +13,18 @@ export interface AccountWay {
   recheck(): void;
   /** The page's other way to verify, where it offers one (`other-way`). */
   other: (() => void) | null;
+  /** Continue on your phone, where it is offered at this step (handoff-controller.ts). */
+  phone: (() => void) | null;
 }
 
-/** "Verify another way", where the page offers one: for whoever cannot or will not use the camera or microphone. */
+/**
+ * "Continue on your phone", where offered, and "Verify another way", where the page offers one: for
+ * whoever cannot or will not use this computer's camera or microphone.
+ */
 export function otherWayButton(t: BiometricStrings, way: AccountWay) {
-  return way.other ? html`<button part="button other-way" class="secondary" type="button" @click=${way.other}>${t.otherWay}</button>` : nothing;
+  return html`${way.phone ? html`<button part="button phone" class="secondary" type="button" @click=${way.phone}>${t.handoffOffer}</button>` : nothing}${
+    way.other ? html`<button part="button other-way" class="secondary" type="button" @click=${way.other}>${t.otherWay}</button>` : nothing
+  }`;
 }
 
 export function accountActions(t: BiometricStrings, reason: string, way: AccountWay) {

@@ -3,15 +3,16 @@
  * and sending the sample — to the route and in the field the protocol names — then telling the
  * page and the person how it went. Each element moves its own flow through `done` and `failed`.
  */
-import type { PropertyDeclarations } from 'lit';
+import { html, type PropertyDeclarations } from 'lit';
 import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyOtherWayEvent } from '../events/other-way.js';
 import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
-import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type LiveFaceBody } from '../core/protocol.js';
+import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type HandoffStatus, type LiveFaceBody } from '../core/protocol.js';
 import { StaleAnswer } from './request-controller.js';
+import { HandoffController, type HandoffSetting } from './handoff-controller.js';
 import { proofIn, VerifyElement, type StepView } from './verify-element.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';
 
@@ -20,15 +21,28 @@ import type { BiometricStrings } from '../translations/en/biometric.js';
 export interface SampleView extends StepView {
   readonly mode: 'verify' | 'enroll';
   readonly accountWay: AccountWay;
+  /** Continue on your phone: the computer's panel, and on the phone the link it came from. */
+  readonly phoneLink: HandoffController;
 }
 
 export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends BiometricStrings> extends VerifyElement<Step, S> implements SampleView {
-  static override properties: PropertyDeclarations = { mode: { reflect: true }, otherWay: { attribute: 'other-way', type: Boolean } };
+  static override properties: PropertyDeclarations = {
+    mode: { reflect: true },
+    otherWay: { attribute: 'other-way', type: Boolean },
+    handoff: {},
+    handoffUrl: { attribute: 'handoff-url' },
+  };
   /** `verify` compares with the user's registered sample; `enroll` registers this one. */
   mode: 'verify' | 'enroll' = 'verify';
   /** Offer "Verify another way" (before the camera or microphone, during a live challenge, after a failure); the page answers `verify-other-way`. */
   otherWay = false;
-  protected abstract readonly kind: BiometricKind;
+  /** Continue on your phone: `auto` when the camera or microphone fails, `offer` from the start too, `always` at once, `off` never. */
+  handoff: HandoffSetting = 'auto';
+  /** The page the phone opens (it must show this widget and open without the computer's session); this page by default. */
+  handoffUrl = '';
+  abstract readonly kind: BiometricKind;
+  /** @internal */
+  readonly phoneLink: HandoffController = new HandoffController(this, this.requests);
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */
   #blocked = false;
   /** Where the last sample sent came from, for the outcome events (a face: the camera or a file). */
@@ -45,6 +59,43 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     const problem = accountProblem(config, this.mode, this.kind);
     if (problem) this.#block(problem);
     else if (this.#blocked && this.step === 'failure') this.#restart();
+    else if (this.handoff === 'always' && this.phoneLink.offered('offer', 'start')) this.flow.send({ type: 'handoff' });
+  }
+
+  /** On a phone opened from a link, the link is claimed before anything else is asked. */
+  protected override async loadConfig(): Promise<void> {
+    try {
+      if (!(await this.phoneLink.claim())) return;
+    } catch (error) {
+      return this.reportLiveFailure(error);
+    }
+    return super.loadConfig();
+  }
+
+  /** @internal The header a phone's calls carry (callHost). */
+  get handoffPass(): string | null {
+    return this.phoneLink.pass;
+  }
+
+  /** @internal The phone's capture verified or registered: the same step, words and events as a capture here. */
+  finishedElsewhere({ verified }: HandoffStatus): void {
+    this.flow.send({ type: 'done' });
+    if (verified) return this.succeeded(this.kind, proofIn(verified), this.#said().verified);
+    this.announce(this.#said().enrolled);
+    this.dispatchEvent(new VerifyEnrolledEvent({ kind: this.kind }));
+  }
+
+  /** @internal The phone's link ended (expired, used, cancelled): the phone stops where it is. */
+  handoffEnded(): void {
+    if (!this.phoneLink.phone) return void this.flow.send({ type: 'handoff-ended' });
+    this.flow.send({ type: 'blocked', reason: 'handoff_ended' });
+    this.announce(this.t.error_handoff_ended);
+  }
+
+  /** What success says, in this kind's words. */
+  #said(): { verified: string; enrolled: string } {
+    const t = this.t as S & Record<`${BiometricKind}${'Verified' | 'Enrolled'}`, string>;
+    return { verified: t[`${this.kind}Verified`], enrolled: t[`${this.kind}Enrolled`] };
   }
 
   // A code verified anywhere on the page may be the proof registering waits for: ask the host again.
@@ -84,7 +135,15 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
       },
       recheck: () => void this.loadConfig(),
       other: this.otherWay ? () => this.dispatchEvent(new VerifyOtherWayEvent({ kind: this.kind, step: this.step })) : null,
+      phone: this.phoneLink.offered(this.handoff, this.#phoneMoment()) ? () => this.flow.send({ type: 'handoff' }) : null,
     };
+  }
+
+  /** Where the person stands, for offering the phone: at the start, stopped by the device, or elsewhere. */
+  #phoneMoment(): 'start' | 'device' | 'other' {
+    const { state } = this.flow as unknown as { state: { step: string; reason?: string } };
+    if (state.step === 'priming') return 'start';
+    return state.step === 'failure' && DEVICE_FAILURES.includes(state.reason as DeviceFailure) ? 'device' : 'other';
   }
 
   protected get device(): 'camera' | 'microphone' {
@@ -112,9 +171,10 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     this.reportProblem(host, failureText(this.t, this.language, this.device, { reason: host.code, ...host.extra }));
   }
 
-  /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went (`said`, on success); `capture` says where a photo came from. */
-  protected async upload(sample: string | LiveFaceBody, said: { verified: string; enrolled: string }, capture?: 'camera' | 'file'): Promise<void> {
+  /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went; `capture` says where a photo came from. */
+  protected async upload(sample: string | LiveFaceBody, capture?: 'camera' | 'file'): Promise<void> {
     const { kind } = this;
+    const said = this.#said();
     this.#capture = capture;
     const enrolling = this.mode === 'enroll';
     try {
@@ -137,6 +197,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
           ? this.requests.call('verify-by-face', { query_face_image: sample })
           : this.requests.call('verify-by-voice', { query_audio: sample }));
       this.flow.send({ type: 'done' });
+      // Captured on a phone from a link: the receipt went to the computer, which says so there.
+      if ('handedOff' in answer) return this.announce(this.t.handoffPhoneDone);
       this.succeeded(kind, proofIn(answer), said.verified);
     } catch (error) {
       if (error instanceof StaleAnswer) return;
@@ -151,6 +213,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     }
   }
 }
+
+const DEVICE_FAILURES: readonly DeviceFailure[] = ['denied', 'no-camera', 'no-microphone', 'busy', 'constraints', 'unsupported', 'insecure'];
 
 function accountProblem({ enrolled, needsProof }: ConfigResponse, mode: 'verify' | 'enroll', kind: BiometricKind): AccountProblem | null {
   if (enrolled === null) return 'signed_out';

@@ -5,7 +5,7 @@
 import { VerifyRequestEvent } from '../events/request.js';
 import { deadline } from '../core/deadline.js';
 import type { AltchaChallenge } from '../core/proof-of-work.js';
-import { isErrorCode, LIVENESS_MOVES, OTP_CHANNELS, type LivenessMove, type OtpChannel, type ErrorBody, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
+import { HANDOFF_HEADER, isErrorCode, LIVENESS_MOVES, OTP_CHANNELS, type LivenessMove, type OtpChannel, type ErrorBody, type ErrorCode, type Route, type Routes } from '../core/protocol.js';
 
 export class HostError extends Error {
   constructor(
@@ -23,7 +23,7 @@ type Body = Record<string, unknown> | undefined;
 /** The stand-alone service's session token, or a function that returns a fresh one for each call. */
 export type SessionToken = string | (() => string | Promise<string>) | null;
 /** What a call needs of its widget: the events go to it, the token comes from it. */
-export type Caller = HTMLElement & { sessionToken?: SessionToken };
+export type Caller = HTMLElement & { sessionToken?: SessionToken; handoffPass?: string | null };
 
 export const isTokenRefusal = (error: unknown): error is HostError & { code: 'token_missing' | 'token_expired' | 'token_invalid' } =>
   error instanceof HostError && (error.code === 'token_missing' || error.code === 'token_expired' || error.code === 'token_invalid');
@@ -83,8 +83,11 @@ export async function callHost<R extends Route>(
   const method = body === undefined ? 'GET' : 'POST';
   const headers = new Headers({ accept: 'application/json' });
   if (method === 'POST') headers.set('content-type', 'application/json');
-  // In a header, never in the URL, where logs and referrers would keep it.
-  const token = freshToken ?? (typeof element.sessionToken === 'function' ? await element.sessionToken() : element.sessionToken);
+  // In a header, never in the URL, where logs and referrers would keep it. A phone opened from a link
+  // has the link instead of a session.
+  const pass = element.handoffPass;
+  if (pass) headers.set(HANDOFF_HEADER, pass);
+  const token = pass ? null : freshToken ?? (typeof element.sessionToken === 'function' ? await element.sessionToken() : element.sessionToken);
   if (token) headers.set('authorization', `Bearer ${token}`);
   const call = deadline(timeoutMs, signal);
   const event = new VerifyRequestEvent({ route, url, method, body, headers, signal: call.signal });

@@ -16,6 +16,8 @@ export type VoiceState = StepsOf<
   | { step: 'review'; audio: string; seconds: number; problems: VoiceProblem[] }
   | { step: 'uploading'; audio: string }
   | { step: 'success' }
+  /** A phone makes the capture: the computer shows its link and how it is getting on. */
+  | { step: 'handoff' }
   | {
       step: 'failure';
       reason: VoiceFailure;
@@ -70,7 +72,7 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
     case 'confirm':
       return state.step === 'review' && state.problems.length === 0 ? { step: 'uploading', audio: state.audio } : state;
     case 'done':
-      return state.step === 'uploading' ? { step: 'success' } : state;
+      return state.step === 'uploading' || state.step === 'handoff' ? { step: 'success' } : state;
     case 'failed':
       if (state.step === 'uploading') return uploadFailed(state.audio, event);
       // The microphone's code could not be fetched (the network dropped): another try fetches it again.
@@ -79,9 +81,14 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
       if (state.step !== 'failure' || !state.canRetry) return state;
       return state.kept ? { step: 'uploading', audio: state.kept } : { step: 'permission' };
     case 'blocked':
-      return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' ? { step: 'failure', reason: event.reason, canRetry: false } : state;
+      // A phone's link that ended stops the phone wherever it was; the account is checked before the capture.
+      return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' || (event.reason === 'handoff_ended' && state.step !== 'success') ? { step: 'failure', reason: event.reason, canRetry: false } : state;
     case 'restart':
       return state.step === 'failure' ? { step: 'priming' } : state;
+    case 'handoff':
+      return state.step === 'priming' || state.step === 'failure' ? { step: 'handoff' } : state;
+    case 'handoff-ended':
+      return state.step === 'handoff' ? { step: 'priming' } : state;
   }
 }
 

@@ -63,6 +63,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
   switch (state.step) {
     case 'priming':
       return html`${v.heading(title)}
+        ${v.phoneLink.banner()}
         <p part="message">${t.voicePriming}</p>
         <div class="actions">
           <button part="button submit" class="primary" type="button" @click=${send({ type: 'start' })}>${t.startMicrophone}</button>
@@ -102,7 +103,9 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
     case 'uploading':
       return html`${v.heading(t.checkingVoice)}<div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'success':
-      return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.mode === 'enroll' ? t.voiceEnrolled : t.voiceVerified}</p></div>`;
+      return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.phoneLink.phone ? t.handoffPhoneDone : v.mode === 'enroll' ? t.voiceEnrolled : t.voiceVerified}</p></div>`;
+    case 'handoff':
+      return v.phoneLink.render(html`${v.heading(t.handoffHeading)}<div part="spinner" class="spinner" aria-hidden="true"></div>`);
     case 'failure':
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry))}
         <p part="error" class="error">${failureText(t, v.language, 'microphone', state)}</p>

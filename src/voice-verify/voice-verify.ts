@@ -64,7 +64,7 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
  * @cssstate failure - Stopped, with a way on.
  */
 export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> implements VoiceView {
-  protected readonly kind = 'voice';
+  readonly kind = 'voice';
   static override styles = styles;
   static override properties: PropertyDeclarations = {
     prompt: {},
@@ -119,7 +119,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
       permission: () => void this.#openMicrophone(),
       ready: () => (this.freshDigits = randomDigits(this.digits)),
       recording: () => void this.tools?.recorder.start(),
-      uploading: (state) => void this.upload(state.audio, { verified: this.t.voiceVerified, enrolled: this.t.voiceEnrolled }),
+      uploading: (state) => void this.upload(state.audio),
     },
     change: (state, before) => {
       if (state.step === 'recording' && state.warning && before.step === 'recording' && before.warning !== state.warning) {

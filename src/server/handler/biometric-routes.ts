@@ -13,6 +13,8 @@ import { hasProof } from './enroll-proof.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
 import { liveSample } from './liveness-routes.js';
 import { verified } from './verified.js';
+import { requireHooks } from './hooks.js';
+import { handedOff } from './handoff.js';
 
 /** Checks what the service would refuse, before paying for the comparison. */
 function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, value: unknown): string {
@@ -83,14 +85,6 @@ async function readSample(ctx: RequestContext, kind: BiometricKind, field: strin
   return checkSample(ctx, kind, field, body[field]);
 }
 
-function requireHooks(ctx: RequestContext, kind: BiometricKind) {
-  const { getReference, saveReference, biometrics } = ctx.options;
-  if (!getReference || !saveReference || !biometrics.includes(kind)) {
-    fail('invalid_input', kind === 'face' ? 'Face verification is not enabled on this site.' : 'Voice verification is not enabled on this site.', { status: 404 });
-  }
-  return { getReference, saveReference };
-}
-
 export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClient, kind: BiometricKind): Promise<Response> {
   const { getReference } = requireHooks(ctx, kind);
   // Who asks, and whether they may, before megabytes are read.
@@ -139,6 +133,7 @@ async function saveSample(ctx: RequestContext, kind: BiometricKind, user: string
   const attempt = await countAttempt(ctx, kind, user);
   const sample = await spending(attempt, () => readSample(ctx, kind, SAMPLE_FIELDS.enroll[kind], user));
   await saveReference(user, kind, sample);
+  if (ctx.handoff) await handedOff(ctx, ctx.handoff, { enrolled: true });
   const answer: EnrolledResponse = { enrolled: true, kind };
   return json(answer);
 }

@@ -62,6 +62,7 @@ export async function config(ctx: RequestContext, otp: Pick<OtpDeps, 'channels' 
     canEnroll: typeof options.saveReference === 'function',
     needsProof: Boolean(user && options.saveReference && !(await hasProof(ctx, user))),
     pending: pending ? describePending(ctx, pending) : null,
+    ...(options.getReference && options.saveReference ? { handoff: true as const } : {}),
     ...(options.liveness ? { liveness: { photoEnrolment: options.enrollFaceFromUnprovenPhoto === true } } : {}),
   };
   return json(body);

@@ -5,7 +5,24 @@ import { keyedHash } from '../keyed-crypto.js';
 import { forwardedFor, networkOf, wideNetworkOf } from './client-address.js';
 import { fail } from './errors.js';
 import type { ResolvedOptions } from './options.js';
-import type { RouteInfo } from '../../core/protocol.js';
+import type { BiometricKind, HandoffState, RouteInfo } from '../../core/protocol.js';
+
+/** A phone's link (handoff.ts): who and what it captures for, in place of the host's session. */
+export interface PhoneHandoff {
+  /** The keyed hash of the link's token, which its store keys use. */
+  token: string;
+  user: string;
+  /** The desktop's session (its keyed hash). */
+  session: string;
+  kind: BiometricKind;
+  mode: 'verify' | 'enroll';
+  code: string;
+  /** Whether the desktop had fresh proof to register, when it made the link. */
+  proof: boolean;
+  /** When the link ends (ms since the epoch). */
+  exp: number;
+  state: HandoffState;
+}
 
 export class RequestContext {
   #session?: Promise<string | null>;
@@ -13,6 +30,8 @@ export class RequestContext {
   /** For the log: how a code went or is checked (a channel; `phone` for a check by SMS or WhatsApp). */
   channel?: string;
   #answer!: () => void;
+  /** Set when a phone calls through a link: the user and session are the link's, never the host's. */
+  handoff?: PhoneHandoff;
   /** Settles once the handler has built its answer: work the answer does not wait for starts then (afterwards.ts). */
   readonly answered = new Promise<void>((resolve) => (this.#answer = resolve));
 
@@ -79,6 +98,7 @@ export class RequestContext {
   }
 
   async user(): Promise<string | null> {
+    if (this.handoff) return this.handoff.user;
     const user = await this.options.getUser(this.request);
     return typeof user === 'string' && user ? user : null;
   }
@@ -90,6 +110,8 @@ export class RequestContext {
   /** A keyed hash of the session id (store keys never hold the id itself); null without a session. */
   sessionOrNull(): Promise<string | null> {
     this.#session ??= (async () => {
+      // The phone's own session: its live challenge is its own, not the desktop's.
+      if (this.handoff) return `handoff.${this.handoff.token}`;
       const id = (await this.options.getSessionId?.(this.request)) ?? (await this.user());
       const session = id ? await hashSession(id, this.options.receiptSecret, this.options.crypto) : null;
       // What this session's last request wrote after its answer is read as written.

@@ -16,6 +16,8 @@ export async function proofStep(ctx: RequestContext, user: string): Promise<Oper
 }
 
 export async function hasProof(ctx: RequestContext, user: string): Promise<boolean> {
+  // A phone's link carries what the desktop had when it made it.
+  if (ctx.handoff) return ctx.handoff.proof;
   const { canEnroll, store } = ctx.options;
   const vouched = await canEnroll?.(user, ctx.request);
   if (vouched !== undefined) return vouched === true;

@@ -24,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   token_invalid: 401,
   liveness_required: 400,
   liveness_failed: 422,
+  handoff_ended: 410,
 };
 
 export class HandlerError extends Error {

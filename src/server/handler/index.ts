@@ -13,7 +13,8 @@ import { RequestContext } from './context.js';
 import { errorResponse, HandlerError, unavailable } from './errors.js';
 import { resolveOptions, type Runtime, type VerifyHandlerOptions } from './options.js';
 import { sendOtp, verifyOtp, type OtpDeps } from './otp-routes.js';
-import { isRoute, ROUTES, type Route } from '../../core/protocol.js';
+import { HANDOFF_HEADER, isRoute, ROUTES, type Route } from '../../core/protocol.js';
+import { handoffClaim, handoffPhone, handoffStart, handoffStatus, phoneHandoff } from './handoff.js';
 import type { VerifyStore } from '../store/store.js';
 import { keys } from '../store/keys.js';
 
@@ -91,6 +92,10 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
     'verify-by-voice': (ctx) => verifyBiometric(ctx, upstream, 'voice'),
     'enroll-face': (ctx) => enroll(ctx, 'face'),
     'enroll-voice': (ctx) => enroll(ctx, 'voice'),
+    'handoff-start': handoffStart,
+    'handoff-status': handoffStatus,
+    'handoff-claim': handoffClaim,
+    'handoff-phone': handoffPhone,
   };
 
   async function handle(request: Request, info?: RequestInfo): Promise<Response> {
@@ -112,6 +117,9 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
         refuseDeclaredOver(request, ctx.maxBodyBytes);
         ctx.checkOrigin();
       }
+      // A phone's call through a link stands on the link, whatever cookie it carries.
+      const pass = request.headers.get(HANDOFF_HEADER);
+      if (pass !== null) ctx.handoff = await phoneHandoff(ctx, pass, name);
       response = await routes[name](ctx);
     } catch (thrown) {
       // The body readers' refusals (size, deadline, JSON) are the caller's input at fault.

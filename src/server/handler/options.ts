@@ -68,6 +68,8 @@ export interface Limits {
   biometricAttempts: Window;
   /** How long a live challenge may be answered. */
   livenessSeconds: number;
+  /** How long a phone link lives (continue on your phone); a session makes at most 10 in that time. */
+  handoffSeconds: number;
   /** Body caps, checked before parsing: OTP routes, and face/voice routes. */
   maxJsonBytes: number;
   maxMediaBodyBytes: number;
@@ -94,6 +96,7 @@ export const DEFAULT_LIMITS: Limits = {
   challengeSeconds: 600,
   biometricAttempts: { max: 5, windowSeconds: 900 },
   livenessSeconds: 60,
+  handoffSeconds: 600,
   maxJsonBytes: 8 * 1024,
   maxMediaBodyBytes: 4 * 1024 * 1024,
   bodyReadSeconds: 30,

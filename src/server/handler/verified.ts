@@ -1,8 +1,9 @@
 /** The end of every successful verification: a signed receipt, the host's hook, the answer. */
-import type { VerificationMethod, VerifiedResponse } from '../../core/protocol.js';
+import type { HandedOffResponse, VerificationMethod, VerifiedResponse } from '../../core/protocol.js';
 import { json } from '../../core/http.js';
 import { signReceipt } from '../receipts.js';
 import type { RequestContext } from './context.js';
+import { handedOff } from './handoff.js';
 
 export async function verified(
   ctx: RequestContext,
@@ -22,5 +23,8 @@ export async function verified(
     options.log?.({ route: 'onVerified', status: 0, ms: 0, error: (error as Error)?.name ?? 'Error' });
   }
   const body: VerifiedResponse = { verified: true, method, receipt, expiresAt: new Date(exp * 1000).toISOString() };
-  return json(body);
+  if (!ctx.handoff) return json(body);
+  // Captured on a phone: the receipt waits for the desktop that made the link; the phone hears only that it is done.
+  await handedOff(ctx, ctx.handoff, { verified: body });
+  return json({ verified: true, method: ctx.handoff.kind, handedOff: true } satisfies HandedOffResponse);
 }

@@ -65,6 +65,17 @@ export const keys = {
   /** A code this user verified, proof enough to enrol (enrollProofSeconds, 5 minutes). */
   enrollProof: (user: string) => `proof:${user}`,
 
+  // Continue on your phone (handoff.ts): `token` is the keyed hash of the link's token; each lives
+  // until the link expires (limits.handoffSeconds, 10 minutes).
+  /** The link: the desktop's session, its user (sealed), the kind, mode and short code. */
+  handoff: (token: string) => `handoff:${token}`,
+  /** Where the phone is (`waiting` to `done`), the desktop's session, and the result sealed until the desktop takes it. */
+  handoffState: (token: string) => `handoff:state:${token}`,
+  /** The phone that claimed the link, by the keyed hash of its device key: claimed once. */
+  handoffDevice: (token: string) => `handoff:device:${token}`,
+  /** Links made by one session in the window (a counter): a crowd of them costs a key each. */
+  handoffStarts: (session: string) => `handoff:starts:${session}`,
+
   /** A receipt used, by its id, until it would have expired anyway (receiptSeconds, 2 minutes, and 5 s of clock skew). */
   receipt: (jti: string) => `receipt:${jti}`,
 

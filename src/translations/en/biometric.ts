@@ -19,6 +19,26 @@ export const biometricEnglish = {
   checkAgain: 'Check again',
   reloadPage: 'Reload the page',
   otherWay: 'Verify another way',
+  // Continue on your phone: the computer's panel, then the phone's words.
+  handoffOffer: 'Continue on your phone',
+  handoffHeading: 'Continue on your phone',
+  handoffScan: 'Scan this code with your phone’s camera, or open the link on your phone.',
+  handoffQrLabel: 'QR code of the link {link}. Your phone will show the code {code}.',
+  handoffCodeIs: 'Your phone will show the code',
+  handoffLinkLabel: 'Link to open on your phone',
+  handoffCopy: 'Copy link',
+  handoffCopied: 'Link copied',
+  handoffWaiting: 'Waiting for your phone…',
+  handoffConnected: 'Phone connected. Follow the steps on your phone.',
+  handoffCapturing: 'Your phone is capturing…',
+  handoffCancelledThere: 'It was cancelled on your phone.',
+  handoffExpired: 'This link has expired or was used already.',
+  handoffNewLink: 'Make a new link',
+  handoffCancel: 'Cancel',
+  handoffBack: 'Back',
+  handoffFromComputer: 'You are continuing from your computer. It shows the code',
+  handoffPhoneDone: 'Done. Go back to your computer.',
+  error_handoff_ended: 'This link has ended: it expired, was used already or was cancelled. Start again on your computer.',
 };
 
 export type BiometricStrings = typeof biometricEnglish;

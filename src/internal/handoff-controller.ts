@@ -1,0 +1,182 @@
+/**
+ * Continue on your phone (demo/pages/handoff.md), the part every face and voice widget carries:
+ * whether to offer it, and the phone's side of a link: its token from the URL's fragment (never
+ * sent to a server but in a header), claimed once, kept in sessionStorage for a reload, and watched
+ * so that a cancel on the computer ends the phone too. The computer's panel, with the QR code's
+ * library, is fetched the first time it is shown (handoff-panel.ts).
+ */
+import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { HANDOFF_FRAGMENT, type BiometricKind, type ConfigResponse, type FaceStep, type HandoffStatus, type VoiceStep } from '../core/protocol.js';
+import type { BiometricStrings } from '../translations/en/biometric.js';
+import { HostError } from './host-api.js';
+import { onDemand } from './on-demand.js';
+import { RequestController } from './request-controller.js';
+import type { HandoffPanel } from './handoff-panel.js';
+
+/** `auto` offers the phone when the camera or microphone fails; `offer` from the start too; `always` goes straight to it; `off` never. */
+export type HandoffSetting = 'auto' | 'offer' | 'always' | 'off';
+
+/** What the controller and the panel need of the element. */
+export interface HandoffHost extends ReactiveControllerHost, HTMLElement {
+  readonly kind: BiometricKind;
+  mode: 'verify' | 'enroll';
+  readonly step: FaceStep | VoiceStep;
+  readonly t: BiometricStrings;
+  readonly language: string;
+  readonly handoffUrl: string;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  heading(text: string): TemplateResult;
+  readonly config?: ConfigResponse;
+  readonly flow: { send(event: { type: 'handoff' } | { type: 'handoff-ended' }): void };
+  /** The phone's capture verified or registered: the element finishes as if it had captured it. */
+  finishedElsewhere(status: HandoffStatus): void;
+  /** The phone link ended (expired, used, cancelled on either side). */
+  handoffEnded(): void;
+}
+
+const panelCode = onDemand(() => import('./handoff-panel.js'));
+/** How often the phone asks whether the computer cancelled. */
+const PHONE_WATCH_MS = 3000;
+const saved = (token: string) => `verify-handoff:${token}`;
+
+/** The link's token for a widget of this kind, from `#verify-handoff=<kind>.<token>`, or null on a page not opened from a link. */
+function linkToken(kind: BiometricKind): string | null {
+  const value = new URLSearchParams(location.hash.slice(1)).get(HANDOFF_FRAGMENT);
+  const [linkKind, token] = value?.split('.') ?? [];
+  return linkKind === kind && token ? token : null;
+}
+
+/** The short code as both screens show it, read aloud one character at a time. */
+export function shortCode(code: string): TemplateResult {
+  return html`<strong part="code" class="code" dir="ltr" aria-label=${Array.from(code).join(', ')}>${code.slice(0, 3)} ${code.slice(3)}</strong>`;
+}
+
+export class HandoffController implements ReactiveController {
+  /** On the phone: the link's token, and once claimed the pass its calls carry and the code both screens show. */
+  phone: { token: string; pass: string | null; code: string } | null = null;
+  #panel: HandoffPanel | null = null;
+  #watch?: ReturnType<typeof setTimeout>;
+  #step?: string;
+  readonly #watcher: RequestController;
+
+  constructor(
+    private readonly host: HandoffHost & { endpoint: string; requestTimeout: number },
+    private readonly requests: RequestController,
+  ) {
+    host.addController(this);
+    // Its own calls: the phone's watch must not abort the capture's.
+    this.#watcher = new RequestController(host as never);
+  }
+
+  hostConnected(): void {
+    const token = linkToken(this.host.kind);
+    if (!token || this.phone?.token === token) return;
+    // After a reload: the device key and code this tab claimed.
+    const [pass = null, code = ''] = sessionStorage.getItem(saved(token))?.split(' ') ?? [];
+    this.phone = { token, pass, code };
+  }
+
+  hostDisconnected(): void {
+    this.#panel?.stop();
+    this.#panel = null;
+    clearTimeout(this.#watch);
+  }
+
+  hostUpdated(): void {
+    const { step } = this.host;
+    if (step === this.#step) return;
+    this.#step = step;
+    if (step !== 'handoff' && this.#panel) this.hostDisconnected();
+    // On the phone: the computer hears that the capture began.
+    if (this.phone?.pass && step === 'permission') void this.#tell('capturing');
+  }
+
+  /** The header a phone's calls carry: the token alone to claim the link, then with the device key. */
+  get pass(): string | null {
+    return this.phone && (this.phone.pass ? `${this.phone.token}.${this.phone.pass}` : this.phone.token);
+  }
+
+  /** Whether "Continue on your phone" is offered: on a computer whose handler makes links, for a signed-in person. */
+  offered(setting: HandoffSetting, at: 'start' | 'device' | 'other'): boolean {
+    const { config } = this.host;
+    if (this.phone || setting === 'off' || !config?.handoff || config.enrolled === null) return false;
+    return at === 'device' || (setting !== 'auto' && at === 'start');
+  }
+
+  /**
+   * On the phone, before anything else: the link claimed (or, after a reload, found still open).
+   * False when it has ended, the element then showing so.
+   */
+  async claim(): Promise<boolean> {
+    const phone = this.phone;
+    if (!phone) return true;
+    try {
+      if (phone.pass) {
+        const { state } = await this.requests.call('handoff-phone', {});
+        if (state === 'done' || state === 'cancelled') throw new HostError('handoff_ended', state, 410);
+      } else {
+        const claimed = await this.requests.call('handoff-claim', {});
+        phone.pass = claimed.device;
+        phone.code = claimed.code;
+        sessionStorage.setItem(saved(phone.token), `${claimed.device} ${claimed.code}`);
+        this.host.mode = claimed.mode;
+      }
+      this.#schedule();
+      return true;
+    } catch (error) {
+      if (!(error instanceof HostError) || error.code !== 'handoff_ended') throw error;
+      this.host.handoffEnded();
+      return false;
+    }
+  }
+
+  /** The phone cancels: the computer hears it, and the phone's capture ends. */
+  async cancelOnPhone(): Promise<void> {
+    clearTimeout(this.#watch);
+    await this.#tell('cancelled');
+    this.host.handoffEnded();
+  }
+
+  async #tell(state?: 'capturing' | 'cancelled'): Promise<void> {
+    try {
+      // `done` is the phone's own upload finishing, which its answer tells.
+      if ((await this.#watcher.call('handoff-phone', state ? { state } : {})).state === 'cancelled') this.host.handoffEnded();
+    } catch (error) {
+      if (error instanceof HostError && error.code === 'handoff_ended') this.host.handoffEnded();
+    }
+  }
+
+  #schedule(): void {
+    clearTimeout(this.#watch);
+    this.#watch = setTimeout(async () => {
+      await this.#tell();
+      // Watched until the phone is done, or the element has left the page.
+      const { step, isConnected } = this.host;
+      if (isConnected && step !== 'success' && step !== 'failure') this.#schedule();
+    }, PHONE_WATCH_MS);
+  }
+
+  /** On the phone's first step: that it continues the computer's capture, the code the computer shows, and a way to stop. */
+  banner(): TemplateResult | typeof nothing {
+    const { phone, host } = this;
+    if (!phone?.code) return nothing;
+    return html`<div class="handoff-note">
+      <p part="message">${host.t.handoffFromComputer} ${shortCode(phone.code)}</p>
+      <button part="button" class="secondary" type="button" @click=${() => void this.cancelOnPhone()}>${host.t.handoffCancel}</button>
+    </div>`;
+  }
+
+  /** The computer's panel: the QR code, the link, the short code and the phone's progress. */
+  render(fallback: TemplateResult): TemplateResult {
+    if (this.#panel) return this.#panel.render();
+    void panelCode().then(
+      ({ HandoffPanel }) => {
+        if (this.host.step !== 'handoff' || this.#panel) return;
+        this.#panel = new HandoffPanel(this.host, this.requests);
+        this.host.requestUpdate();
+      },
+      () => this.host.flow.send({ type: 'handoff-ended' }),
+    );
+    return fallback;
+  }
+}
