@@ -68,25 +68,38 @@ export class HandoffController implements ReactiveController {
     this.#watcher = new RequestController(host as never);
   }
 
+  // Another link opened in this tab (only the fragment changed, so the page did not load again): the page starts over on it.
+  readonly #onHash = () => {
+    const token = linkToken(this.host.kind);
+    if (token && token !== this.phone?.token) location.reload();
+  };
+
   hostConnected(): void {
+    addEventListener('hashchange', this.#onHash);
     const token = linkToken(this.host.kind);
     if (!token || this.phone?.token === token) return;
-    // After a reload: the device key and code this tab claimed.
-    const [pass = null, code = ''] = sessionStorage.getItem(saved(token))?.split(' ') ?? [];
+    // After a reload: the device key, code and mode this tab claimed.
+    const [pass = null, code = '', mode] = sessionStorage.getItem(saved(token))?.split(' ') ?? [];
     this.phone = { token, pass, code };
+    if (mode === 'verify' || mode === 'enroll') this.host.mode = mode;
   }
 
   hostDisconnected(): void {
+    removeEventListener('hashchange', this.#onHash);
+    this.#stopPanel();
+    clearTimeout(this.#watch);
+  }
+
+  #stopPanel(): void {
     this.#panel?.stop();
     this.#panel = null;
-    clearTimeout(this.#watch);
   }
 
   hostUpdated(): void {
     const { step } = this.host;
     if (step === this.#step) return;
     this.#step = step;
-    if (step !== 'handoff' && this.#panel) this.hostDisconnected();
+    if (step !== 'handoff') this.#stopPanel();
     // On the phone: the computer hears that the capture began.
     if (this.phone?.pass && step === 'permission') void this.#tell('capturing');
   }
@@ -118,7 +131,7 @@ export class HandoffController implements ReactiveController {
         const claimed = await this.requests.call('handoff-claim', {});
         phone.pass = claimed.device;
         phone.code = claimed.code;
-        sessionStorage.setItem(saved(phone.token), `${claimed.device} ${claimed.code}`);
+        sessionStorage.setItem(saved(phone.token), `${claimed.device} ${claimed.code} ${claimed.mode}`);
         this.host.mode = claimed.mode;
       }
       this.#schedule();

@@ -10,6 +10,8 @@ import type { Rgba } from '../liveness/head.js';
 /** Installs the canvas camera for the next page loads (a reload puts it in place). */
 export async function canvasCamera(page: Page): Promise<{ show(image: Rgba): Promise<void> }> {
   await page.evaluateOnNewDocument(() => {
+    // A page with no camera API at all (about:blank) is left as it is.
+    if (!navigator.mediaDevices) return;
     const canvas = document.createElement('canvas');
     [canvas.width, canvas.height] = [640, 480];
     const context = canvas.getContext('2d')!;
@@ -20,7 +22,9 @@ export async function canvasCamera(page: Page): Promise<{ show(image: Rgba): Pro
     // A canvas's stream sends a frame when the canvas is drawn: drawn 15 times a second, as a camera sends.
     setInterval(() => context.putImageData(picture, 0, 0), 66);
     // A new stream for each opening, as a camera gives: the widget stops its tracks when it is done.
-    navigator.mediaDevices.getUserMedia = async () => canvas.captureStream(15);
+    // A microphone asked alone is the browser's own.
+    const microphone = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = async (constraints) => (constraints?.video ? canvas.captureStream(15) : microphone(constraints));
   });
   await page.reload();
   return {
