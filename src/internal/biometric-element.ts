@@ -12,7 +12,7 @@ import type { DeviceFailure } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type HandoffStatus, type LiveFaceBody } from '../core/protocol.js';
 import { StaleAnswer } from './request-controller.js';
-import { HandoffController, type HandoffSetting } from './handoff-controller.js';
+import { HandoffController } from './handoff-controller.js';
 import { proofIn, VerifyElement, type StepView } from './verify-element.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';
 
@@ -25,6 +25,14 @@ export interface SampleView extends StepView {
   readonly phoneLink: HandoffController;
 }
 
+/**
+ * @csspart phone - The button to continue on a phone.
+ * @csspart qr - The QR code of the phone link.
+ * @csspart code - The short code the computer and the phone both show.
+ * @csspart link - The phone link, to copy.
+ *
+ * @cssstate handoff - A phone makes the capture: the link, and how the phone is getting on.
+ */
 export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends BiometricStrings> extends VerifyElement<Step, S> implements SampleView {
   static override properties: PropertyDeclarations = {
     mode: { reflect: true },
@@ -37,7 +45,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   /** Offer "Verify another way" (before the camera or microphone, during a live challenge, after a failure); the page answers `verify-other-way`. */
   otherWay = false;
   /** Continue on your phone: `auto` when the camera or microphone fails, `offer` from the start too, `always` at once, `off` never. */
-  handoff: HandoffSetting = 'auto';
+  handoff: 'auto' | 'offer' | 'always' | 'off' = 'auto';
   /** The page the phone opens (it must show this widget and open without the computer's session); this page by default. */
   handoffUrl = '';
   abstract readonly kind: BiometricKind;
@@ -49,7 +57,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   #capture?: 'camera' | 'file';
 
   /** @internal The widget's flow, which takes the sample's outcome, an account problem and a start over as events of its own. */
-  abstract override readonly flow: { readonly step: Step; send(event: SampleEvent): void; readonly entered: ReadonlyMap<string, number> };
+  abstract override readonly flow: { readonly step: Step; readonly state: { readonly step: Step; readonly reason?: string }; send(event: SampleEvent): void; readonly entered: ReadonlyMap<string, number> };
 
   /**
    * Stops before the camera or microphone when nobody is signed in, nothing is registered, or (to
@@ -141,7 +149,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
 
   /** Where the person stands, for offering the phone: at the start, stopped by the device, or elsewhere. */
   #phoneMoment(): 'start' | 'device' | 'other' {
-    const { state } = this.flow as unknown as { state: { step: string; reason?: string } };
+    const { state } = this.flow;
     if (state.step === 'priming') return 'start';
     return state.step === 'failure' && DEVICE_FAILURES.includes(state.reason as DeviceFailure) ? 'device' : 'other';
   }

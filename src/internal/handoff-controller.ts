@@ -5,34 +5,14 @@
  * so that a cancel on the computer ends the phone too. The computer's panel, with the QR code's
  * library, is fetched the first time it is shown (handoff-panel.ts).
  */
-import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { HANDOFF_FRAGMENT, type BiometricKind, type ConfigResponse, type FaceStep, type HandoffStatus, type VoiceStep } from '../core/protocol.js';
-import type { BiometricStrings } from '../translations/en/biometric.js';
+import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import { HANDOFF_FRAGMENT, type BiometricKind } from '../core/protocol.js';
+import { shortCode, type HandoffHost, type HandoffSetting } from './handoff-host.js';
 import { HostError } from './host-api.js';
 import { onDemand } from './on-demand.js';
 import { RequestController } from './request-controller.js';
 import type { HandoffPanel } from './handoff-panel.js';
 
-/** `auto` offers the phone when the camera or microphone fails; `offer` from the start too; `always` goes straight to it; `off` never. */
-export type HandoffSetting = 'auto' | 'offer' | 'always' | 'off';
-
-/** What the controller and the panel need of the element. */
-export interface HandoffHost extends ReactiveControllerHost, HTMLElement {
-  readonly kind: BiometricKind;
-  mode: 'verify' | 'enroll';
-  readonly step: FaceStep | VoiceStep;
-  readonly t: BiometricStrings;
-  readonly language: string;
-  readonly handoffUrl: string;
-  readonly renderRoot: HTMLElement | DocumentFragment;
-  heading(text: string): TemplateResult;
-  readonly config?: ConfigResponse;
-  readonly flow: { send(event: { type: 'handoff' } | { type: 'handoff-ended' }): void };
-  /** The phone's capture verified or registered: the element finishes as if it had captured it. */
-  finishedElsewhere(status: HandoffStatus): void;
-  /** The phone link ended (expired, used, cancelled on either side). */
-  handoffEnded(): void;
-}
 
 const panelCode = onDemand(() => import('./handoff-panel.js'));
 /** How often the phone asks whether the computer cancelled. */
@@ -44,11 +24,6 @@ function linkToken(kind: BiometricKind): string | null {
   const value = new URLSearchParams(location.hash.slice(1)).get(HANDOFF_FRAGMENT);
   const [linkKind, token] = value?.split('.') ?? [];
   return linkKind === kind && token ? token : null;
-}
-
-/** The short code as both screens show it, read aloud one character at a time. */
-export function shortCode(code: string): TemplateResult {
-  return html`<strong part="code" class="code" dir="ltr" aria-label=${Array.from(code).join(', ')}>${code.slice(0, 3)} ${code.slice(3)}</strong>`;
 }
 
 export class HandoffController implements ReactiveController {

@@ -8,7 +8,7 @@ import { html, svg, type TemplateResult } from 'lit';
 import { encode } from 'uqr';
 import { HANDOFF_FRAGMENT, type HandoffState } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
-import { shortCode, type HandoffHost } from './handoff-controller.js';
+import { shortCode, type HandoffHost } from './handoff-host.js';
 import { HostError } from './host-api.js';
 import { format } from './localize.js';
 import { StaleAnswer, type RequestController } from './request-controller.js';

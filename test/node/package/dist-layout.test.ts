@@ -13,7 +13,7 @@ const dist = fileURLToPath(new URL('../../../dist/', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { default?: string }>; bin: Record<string, string> };
 const NODE_FOLDERS = ['server', 'emulator', 'service'];
 /** What the browser's modules may import: Lit, React for the wrappers, the optional face model. */
-const BROWSER_PACKAGES = ['lit', '@lit/react', 'react', '@vladmandic/face-api'];
+const BROWSER_PACKAGES = ['lit', '@lit/react', 'react', '@vladmandic/face-api', 'uqr'];
 
 // Static imports and re-exports (minified or not), dynamic imports, and `new URL(…, import.meta.url)` (the worklet).
 const SPECIFIERS = /(?:\bimport|\bexport)\s*(?:[\w*${}\s,]*?\bfrom\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|new URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url/g;

@@ -1,0 +1,30 @@
+/** What continue on your phone needs of a face or voice widget, and the short code as both screens show it. */
+import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { BiometricKind, ConfigResponse, FaceStep, HandoffStatus, VoiceStep } from '../core/protocol.js';
+import type { BiometricStrings } from '../translations/en/biometric.js';
+
+/** `auto` offers the phone when the camera or microphone fails; `offer` from the start too; `always` goes straight to it; `off` never. */
+export type HandoffSetting = 'auto' | 'offer' | 'always' | 'off';
+
+/** What the controller and the panel need of the element. */
+export interface HandoffHost extends ReactiveControllerHost, HTMLElement {
+  readonly kind: BiometricKind;
+  mode: 'verify' | 'enroll';
+  readonly step: FaceStep | VoiceStep;
+  readonly t: BiometricStrings;
+  readonly language: string;
+  readonly handoffUrl: string;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  heading(text: string): TemplateResult;
+  readonly config?: ConfigResponse;
+  readonly flow: { send(event: { type: 'handoff' } | { type: 'handoff-ended' }): void };
+  /** The phone's capture verified or registered: the element finishes as if it had captured it. */
+  finishedElsewhere(status: HandoffStatus): void;
+  /** The phone link ended (expired, used, cancelled on either side). */
+  handoffEnded(): void;
+}
+
+/** The short code as both screens show it, read aloud one character at a time. */
+export function shortCode(code: string): TemplateResult {
+  return html`<strong part="code" class="code" dir="ltr" aria-label=${Array.from(code).join(', ')}>${code.slice(0, 3)} ${code.slice(3)}</strong>`;
+}
