@@ -112,7 +112,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
     case 'success':
       return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.phoneLink.phone ? t.handoffPhoneDone : v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
     case 'handoff':
-      return v.phoneLink.render(html`${v.heading(t.handoffHeading)}<div part="spinner" class="spinner" aria-hidden="true"></div>`);
+      return html`${v.heading(t.handoffHeading)}${v.phoneLink.render()}`;
     case 'failure': {
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry || state.canUpload))}
         <p part="error" class="error">${failureText(t, v.language, 'camera', state)}${state.move ? ` ${t[`move_${state.move}`]}` : ''}</p>

@@ -14,6 +14,7 @@ import { RequestController } from './request-controller.js';
 import type { HandoffPanel } from './handoff-panel.js';
 
 
+const SPINNER = html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
 const panelCode = onDemand(() => import('./handoff-panel.js'));
 /** How often the phone asks whether the computer cancelled. */
 const PHONE_WATCH_MS = 3000;
@@ -154,8 +155,8 @@ export class HandoffController implements ReactiveController {
     </div>`;
   }
 
-  /** The computer's panel: the QR code, the link, the short code and the phone's progress. */
-  render(fallback: TemplateResult): TemplateResult {
+  /** The computer's panel under its heading: the QR code, the link, the short code and the phone's progress. */
+  render(): TemplateResult {
     if (this.#panel) return this.#panel.render();
     void panelCode().then(
       ({ HandoffPanel }) => {
@@ -165,6 +166,6 @@ export class HandoffController implements ReactiveController {
       },
       () => this.host.flow.send({ type: 'handoff-ended' }),
     );
-    return fallback;
+    return SPINNER;
   }
 }

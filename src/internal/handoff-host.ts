@@ -15,7 +15,6 @@ export interface HandoffHost extends ReactiveControllerHost, HTMLElement {
   readonly language: string;
   readonly handoffUrl: string;
   readonly renderRoot: HTMLElement | DocumentFragment;
-  heading(text: string): TemplateResult;
   readonly config?: ConfigResponse;
   readonly flow: { send(event: { type: 'handoff' } | { type: 'handoff-ended' }): void };
   /** The phone's capture verified or registered: the element finishes as if it had captured it. */

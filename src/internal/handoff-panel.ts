@@ -124,16 +124,14 @@ export class HandoffPanel {
     const { t } = this.host;
     const shown = this.#shown;
     const back = html`<button part="button" class="secondary" type="button" @click=${() => this.#cancel()}>${shown.at === 'ended' ? t.handoffBack : t.handoffCancel}</button>`;
-    const heading = this.host.heading(t.handoffHeading);
-    if (shown.at === 'starting') return html`${heading}<div part="spinner" class="spinner" aria-hidden="true"></div><div class="actions">${back}</div>`;
+    if (shown.at === 'starting') return html`<div part="spinner" class="spinner" aria-hidden="true"></div><div class="actions">${back}</div>`;
     if (shown.at === 'ended') {
-      return html`${heading}<p part="error" class="error">${shown.message}</p>
+      return html`<p part="error" class="error">${shown.message}</p>
         <div class="actions"><button part="button submit" class="primary" type="button" @click=${() => void this.#start()}>${t.handoffNewLink}</button>${back}</div>`;
     }
     const { code, link, qr, state } = shown;
     const progress = { waiting: t.handoffWaiting, connected: t.handoffConnected, capturing: t.handoffCapturing, done: t.handoffConnected, cancelled: t.handoffCancelledThere }[state];
-    return html`${heading}
-      <p part="message">${t.handoffScan}</p>
+    return html`<p part="message">${t.handoffScan}</p>
       <svg part="qr" class="qr" role="img" aria-label=${format(t.handoffQrLabel, { link, code: spelled(code) })} viewBox="-4 -4 ${qr.size + 8} ${qr.size + 8}" shape-rendering="crispEdges">
         <rect x="-4" y="-4" width=${qr.size + 8} height=${qr.size + 8} fill="#fff"></rect>${svg`<path d=${qr.path} fill="#000"></path>`}
       </svg>

@@ -105,7 +105,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
     case 'success':
       return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.phoneLink.phone ? t.handoffPhoneDone : v.mode === 'enroll' ? t.voiceEnrolled : t.voiceVerified}</p></div>`;
     case 'handoff':
-      return v.phoneLink.render(html`${v.heading(t.handoffHeading)}<div part="spinner" class="spinner" aria-hidden="true"></div>`);
+      return html`${v.heading(t.handoffHeading)}${v.phoneLink.render()}`;
     case 'failure':
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry))}
         <p part="error" class="error">${failureText(t, v.language, 'microphone', state)}</p>
