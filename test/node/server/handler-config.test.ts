@@ -22,6 +22,7 @@ describe('handler: config', () => {
         canEnroll: true,
         needsProof: true,
         pending: null,
+        handoff: true,
       });
       assert.equal((await t.call('config', undefined, { session: 'anon' })).json.enrolled, null);
       assert.doesNotMatch(JSON.stringify(res.json), /dev-key|test-key|secret/i);
@@ -98,7 +99,7 @@ describe('handler: every route gives the stable shape against the live-quirks em
       shapes.voiceMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk3080_F_1', 5, 0.2) }, { user: 'q' })).json.verified;
       shapes.voiceNoMatch = (await t.call('verify-by-voice', { query_audio: microphoneCapture('spk1998_F_1') }, { user: 'q' })).json.error.code;
       assert.deepEqual(shapes, {
-        config: 10,
+        config: 11,
         send: true,
         wrong: 'wrong_code',
         right: true,
