@@ -5,12 +5,12 @@
  * polls how the phone is getting on until it is done, cancelled or the link ends.
  */
 import { html, svg, type TemplateResult } from 'lit';
-import { encode } from 'uqr';
 import { HANDOFF_FRAGMENT, type HandoffState } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
 import { shortCode, type HandoffHost } from './handoff-host.js';
 import { HostError } from './host-api.js';
 import { format } from './localize.js';
+import { qrPath } from './qr-path.js';
 import { StaleAnswer, type RequestController } from './request-controller.js';
 
 /** How often the computer asks how the phone is getting on. */
@@ -20,21 +20,6 @@ type Shown =
   | { at: 'starting' }
   | { at: 'link'; token: string; code: string; link: string; qr: { path: string; size: number }; state: HandoffState }
   | { at: 'ended'; message: string };
-
-/** The dark modules as one path, each row's runs merged: a few hundred bytes for a link. */
-function qrPath(link: string): { path: string; size: number } {
-  const { data, size } = encode(link, { ecc: 'M', border: 0 });
-  let path = '';
-  data.forEach((row, y) => {
-    for (let x = 0; x < size; x++) {
-      if (!row[x]) continue;
-      const start = x;
-      while (row[x + 1]) x++;
-      path += `M${start} ${y}h${x - start + 1}v1H${start}z`;
-    }
-  });
-  return { path, size };
-}
 
 const spelled = (code: string) => Array.from(code).join(', ');
 
