@@ -222,6 +222,34 @@ describe('the service', () => {
     assert.ok(logs.every((line) => typeof line.msg === 'string' && typeof line.level === 'string'));
   });
 
+  it('a phone link: made with the site\'s token, used by a phone with none, registers and verifies a face; the receipt is redeemed once', async () => {
+    const desk = await token({ sub: 'user-2', sid: 'desk-2', enroll: true });
+    const face = (await import('../helpers.js')).stillImage('obama_1');
+    const phoneCall = (route: string, body: object | undefined, pass: string) =>
+      fetch(`${origin}/api/verify/${route}`, { method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json', 'verify-handoff': pass }, body: body && JSON.stringify(body) });
+    let status: { state: string; verified?: { receipt: string }; enrolled?: true } = { state: '' };
+    let pass = '';
+    for (const mode of ['enroll', 'verify'] as const) {
+      const started = (await (await call('handoff-start', { kind: 'face', mode }, desk)).json()) as { token: string };
+      const claimed = (await (await phoneCall('handoff-claim', {}, started.token)).json()) as { device: string; mode: string };
+      assert.equal(claimed.mode, mode);
+      pass = `${started.token}.${claimed.device}`;
+      const config = (await (await phoneCall('config', undefined, pass)).json()) as { enrolled: { face: boolean } };
+      assert.equal(config.enrolled.face, mode === 'verify');
+      const captured = await phoneCall(mode === 'enroll' ? 'enroll-face' : 'verify-by-face', mode === 'enroll' ? { face_image: face } : { query_face_image: face }, pass);
+      assert.equal(captured.status, 200, await captured.clone().text());
+      status = (await (await call('handoff-status', { token: started.token }, desk)).json()) as typeof status;
+      assert.equal(status.state, 'done');
+    }
+    assert.ok(references.has('/references/user-2/face'));
+    const first = await redeem(status.verified!.receipt);
+    assert.deepEqual([first.status, ((await first.json()) as { sub: string }).sub], [200, 'user-2']);
+    assert.deepEqual(await errorOf(await redeem(status.verified!.receipt)), [409, 'receipt_used']);
+    // The phone's pass opens nothing else: not a code, not another link.
+    assert.deepEqual(await errorOf(await phoneCall('send-otp', { method: 'sms', phone: '+966501112299' }, pass)), [403, 'forbidden']);
+    assert.deepEqual(await errorOf(await phoneCall('handoff-start', { kind: 'face' }, pass)), [403, 'forbidden']);
+  });
+
   it('/readyz turns 503 within a second of Redis going down, and 200 within two of its return', async () => {
     assert.equal((await fetch(`${origin}/healthz`)).status, 200);
     await redis.kill();
