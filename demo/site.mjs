@@ -21,6 +21,7 @@ export const PAGES = [
   { slug: 'any-backend', file: 'any-backend.md', nav: 'Any back end' },
   { slug: 'receipts', file: 'receipts.md', nav: 'Receipts' },
   { slug: 'liveness', file: 'liveness.md', nav: 'Liveness' },
+  { slug: 'handoff', file: 'handoff.md', nav: 'Continue on a phone' },
   { slug: 'protocol', file: 'protocol.md', nav: 'Widget protocol' },
   { slug: 'service-client', file: 'service-client.md', nav: 'Service client' },
   { slug: 'emulator', file: 'emulator.md', nav: 'Emulator', live: true },

@@ -32,7 +32,7 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-const SLUGS = ['', 'otp-verify', 'face-verify', 'voice-verify', 'theming', 'languages', 'frameworks', 'host-handler', 'any-backend', 'receipts', 'liveness', 'protocol', 'service-client', 'emulator', 'benchmarks', 'development'];
+const SLUGS = ['', 'otp-verify', 'face-verify', 'voice-verify', 'theming', 'languages', 'frameworks', 'host-handler', 'any-backend', 'receipts', 'liveness', 'handoff', 'protocol', 'service-client', 'emulator', 'benchmarks', 'development'];
 
 /** The pages the navigation lists, read from the home page as a visitor finds them. */
 async function pages(url: string): Promise<string[]> {
