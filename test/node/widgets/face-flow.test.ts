@@ -144,4 +144,15 @@ describe('<face-verify> flow', () => {
       assert.deepEqual(state, { step: 'failure', reason: 'no-camera', canRetry: true, canUpload: false });
     });
   });
+
+  it('continue on a phone: from the start or a camera failure to the link and back, or done there; on the phone, an ended link stops the challenge', () => {
+    const failed = run({ type: 'start' }, { type: 'camera-failed', reason: 'no-camera', filesAllowed: false });
+    for (const from of [initialFaceState, failed]) assert.equal(transitionFace(from, { type: 'handoff' }).step, 'handoff');
+    assert.equal(transitionFace(preview(), { type: 'handoff' }).step, 'preview');
+    const linked = run({ type: 'handoff' });
+    assert.equal(transitionFace(linked, { type: 'handoff-ended' }).step, 'priming');
+    assert.equal(transitionFace(linked, { type: 'done' }).step, 'success');
+    const challenge = run({ type: 'start' }, { type: 'granted' }, { type: 'live' });
+    assert.deepEqual(transitionFace(challenge, { type: 'blocked', reason: 'handoff_ended' }), { step: 'failure', reason: 'handoff_ended', canRetry: false, canUpload: false });
+  });
 });

@@ -68,4 +68,20 @@ describe('<voice-verify> flow', () => {
     assert.deepEqual(state, { step: 'failure', reason: 'upstream_unavailable', retryAfter: undefined, canRetry: true });
     assert.equal(transitionVoice(state, { type: 'retry' }).step, 'permission');
   });
+
+  it('continue on a phone: from the start or a failure to the link, back to the start, or done there; on the phone, an ended link stops any step but success', () => {
+    const failed = run({ type: 'start' }, { type: 'microphone-failed', reason: 'no-microphone' });
+    for (const from of [initialVoiceState, failed]) assert.equal(transitionVoice(from, { type: 'handoff' }).step, 'handoff');
+    assert.equal(transitionVoice(run({ type: 'start' }), { type: 'handoff' }).step, 'permission');
+    const linked = run({ type: 'handoff' });
+    assert.equal(transitionVoice(linked, { type: 'handoff-ended' }).step, 'priming');
+    assert.equal(transitionVoice(linked, { type: 'done' }).step, 'success');
+    assert.equal(transitionVoice(initialVoiceState, { type: 'handoff-ended' }), initialVoiceState);
+    const recording = run({ type: 'start' }, { type: 'granted' }, { type: 'record' });
+    assert.deepEqual(transitionVoice(recording, { type: 'blocked', reason: 'handoff_ended' }), { step: 'failure', reason: 'handoff_ended', canRetry: false });
+    const done = run({ type: 'handoff' }, { type: 'done' });
+    assert.equal(transitionVoice(done, { type: 'blocked', reason: 'handoff_ended' }), done);
+    // An account problem still stops only where the account is checked.
+    assert.equal(transitionVoice(recording, { type: 'blocked', reason: 'not_enrolled' }), recording);
+  });
 });
