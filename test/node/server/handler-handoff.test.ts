@@ -178,3 +178,42 @@ describe('handler: a phone link after 10 minutes', () => {
     }
   });
 });
+
+describe('handler: a phone link on three instances when Redis freezes mid-flow', () => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  let frozen: RedisServer;
+  before(async () => {
+    frozen = await startRedis();
+    t = await setup({ store: new RedisStore(frozen.client(), { prefix: 'freeze:' }) }, {}, 3);
+    await t.prove('winam');
+    await t.call('enroll-voice', { audio: microphoneCapture('spk1688_M_1', 5, 0) }, { user: 'winam' });
+  });
+  after(async () => {
+    await t?.close();
+    await frozen?.stop();
+  });
+
+  it('the phone and the computer get a quick 503 while it is frozen, and carry on with the same link once it answers', async () => {
+    const { token } = (await t.call('handoff-start', { kind: 'voice' }, desktop)).json;
+    const pass = `${token}.${(await t.call('handoff-claim', {}, phone(token))).json.device}`;
+    frozen.freeze(true);
+    try {
+      for (const [route, body, who] of [
+        ['verify-by-voice', { query_audio: microphoneCapture('spk1688_M_1', 6, 0.5) }, phone(pass)],
+        ['handoff-status', { token }, desktop],
+      ] as const) {
+        const started = performance.now();
+        const res = await t.call(route, body, who);
+        assert.deepEqual([res.status, res.json.error.code], [503, 'upstream_unavailable'], route);
+        assert.ok(performance.now() - started < 2000, `${route} answered in ${Math.round(performance.now() - started)} ms`);
+      }
+    } finally {
+      frozen.freeze(false);
+    }
+    const done = await t.call('verify-by-voice', { query_audio: microphoneCapture('spk1688_M_1', 6, 0.5) }, phone(pass));
+    assert.equal(done.status, 200, JSON.stringify(done.json));
+    const status = await t.call('handoff-status', { token }, desktop);
+    assert.equal(status.json.state, 'done');
+    assert.equal((await t.handler.verifyReceipt(status.json.verified.receipt, { user: 'winam', method: 'voice' })).sub, 'winam');
+  });
+});
