@@ -13,7 +13,6 @@ import { onDemand } from './on-demand.js';
 import { RequestController } from './request-controller.js';
 import type { HandoffPanel } from './handoff-panel.js';
 
-
 const SPINNER = html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
 const panelCode = onDemand(() => import('./handoff-panel.js'));
 /** How often the phone asks whether the computer cancelled. */
@@ -41,7 +40,7 @@ export class HandoffController implements ReactiveController {
   ) {
     host.addController(this);
     // Its own calls: the phone's watch must not abort the capture's.
-    this.#watcher = new RequestController(host as never);
+    this.#watcher = new RequestController(host);
   }
 
   // Another link opened in this tab (only the fragment changed, so the page did not load again): the page starts over on it.
@@ -96,7 +95,7 @@ export class HandoffController implements ReactiveController {
    * On the phone, before anything else: the link claimed (or, after a reload, found still open).
    * False when it has ended, the element then showing so.
    */
-  async claim(): Promise<boolean> {
+  async claim(tries = 4): Promise<boolean> {
     const phone = this.phone;
     if (!phone) return true;
     try {
@@ -113,7 +112,13 @@ export class HandoffController implements ReactiveController {
       this.#schedule();
       return true;
     } catch (error) {
-      if (!(error instanceof HostError) || error.code !== 'handoff_ended') throw error;
+      const ended = error instanceof HostError && error.code === 'handoff_ended';
+      // A network that dropped for a moment (a phone on the move): asked again, every 2 s, a few times.
+      if (!ended && error instanceof HostError && error.code === 'upstream_unavailable' && tries > 1 && this.host.isConnected) {
+        await new Promise((next) => setTimeout(next, 2000));
+        return this.claim(tries - 1);
+      }
+      if (!ended) throw error;
       this.host.handoffEnded();
       return false;
     }

@@ -26,6 +26,9 @@ const PHONE_ROUTES: readonly Route[] = ['config', 'handoff-claim', 'handoff-phon
 const ENDED = 'This phone link has expired or was used already. Make a new one on your computer.';
 const CANCELLED = 'This phone link was cancelled.';
 
+/** The link as the store keeps it, sealed. */
+type StoredLink = Omit<PhoneHandoff, 'token' | 'state'>;
+
 interface StoredState {
   /** The desktop's session (its keyed hash), the only one told how it went. */
   s: string;
@@ -64,10 +67,10 @@ export async function handoffStart(ctx: RequestContext): Promise<Response> {
   const proof = mode === 'enroll' && (await hasProof(ctx, user));
   if (mode === 'enroll' && !proof) fail('proof_required', 'Confirm it is you with a code first, then register.');
   const token = randomToken();
-  const link: PhoneHandoff = { token: await tokenKey(ctx, token), user, session, kind, mode, code: shortCode(), proof, exp: Date.now() + seconds * 1000, state: 'waiting' };
-  const { token: key, state: _, ...kept } = link;
-  await Promise.all([store.set(keys.handoff(key), seconds, await crypto.seal(receiptSecret, JSON.stringify(kept))), writeState(ctx, link, 'waiting')]);
-  return json({ token, code: link.code, expiresIn: seconds } satisfies HandoffStarted);
+  const stored: StoredLink = { user, session, kind, mode, code: shortCode(), proof, exp: Date.now() + seconds * 1000 };
+  const link: PhoneHandoff = { ...stored, token: await tokenKey(ctx, token), state: 'waiting' };
+  await Promise.all([store.set(keys.handoff(link.token), seconds, await crypto.seal(receiptSecret, JSON.stringify(stored))), writeState(ctx, link, 'waiting')]);
+  return json({ token, code: stored.code, expiresIn: seconds } satisfies HandoffStarted);
 }
 
 /** The desktop polls, or cancels; the result is given once, to the session that made the link. */
@@ -113,7 +116,7 @@ export async function phoneHandoff(ctx: RequestContext, header: string, route: R
   ]);
   const plain = sealed === null ? null : await crypto.open(receiptSecret, sealed);
   if (plain === null || stateText === null) ended();
-  const link: PhoneHandoff = { ...(JSON.parse(plain) as Omit<PhoneHandoff, 'token' | 'state'>), token: key, state: (JSON.parse(stateText) as StoredState).st };
+  const link: PhoneHandoff = { ...(JSON.parse(plain) as StoredLink), token: key, state: (JSON.parse(stateText) as StoredState).st };
   if (link.exp <= Date.now()) ended();
   if (!allows(link, route)) fail('forbidden', 'A phone link can only make its one capture.');
   if (!claiming && claimedBy !== (await deviceHash(ctx, device!))) ended();
