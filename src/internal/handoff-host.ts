@@ -6,12 +6,24 @@ import type { BiometricStrings } from '../translations/en/biometric.js';
 /** `auto` offers the phone when the camera or microphone fails; `offer` from the start too; `always` goes straight to it; `off` never. */
 export type HandoffSetting = 'auto' | 'offer' | 'always' | 'off';
 
+/** On a phone opened from a link: its token, and once claimed the device key its calls carry and the code both screens show. */
+export interface PhoneLink {
+  token: string;
+  pass: string | null;
+  code: string;
+}
+
+/** Where a tab keeps the link it claimed (its device key, code and mode), for a reload. */
+export const savedLink = (token: string) => `verify-handoff:${token}`;
+
 /** What the controller and the panel need of the element. */
 export interface HandoffHost extends ReactiveControllerHost, HTMLElement {
   readonly kind: BiometricKind;
   mode: 'verify' | 'enroll';
   readonly step: FaceStep | VoiceStep;
   readonly t: BiometricStrings;
+  /** The page's string overrides, which the panel's own words take too. */
+  readonly strings: object;
   readonly language: string;
   readonly handoffUrl: string;
   readonly renderRoot: HTMLElement | DocumentFragment;

@@ -9,7 +9,8 @@ import { HANDOFF_FRAGMENT, type HandoffState } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
 import { shortCode, type HandoffHost } from './handoff-host.js';
 import { HostError } from './host-api.js';
-import { format } from './localize.js';
+import { format, stringsFor } from './localize.js';
+import { handoffPanelEnglish, type HandoffPanelStrings } from '../translations/en/handoff.js';
 import { qrPath } from './qr-path.js';
 import { StaleAnswer, type RequestController } from './request-controller.js';
 
@@ -33,6 +34,11 @@ export class HandoffPanel {
     private readonly requests: RequestController,
   ) {
     void this.#start();
+  }
+
+  /** The panel's own words, in the widget's language, with the page's overrides. */
+  #t(): HandoffPanelStrings {
+    return stringsFor(handoffPanelEnglish, this.host.language, this.host.strings as Partial<HandoffPanelStrings>);
   }
 
   stop(): void {
@@ -70,7 +76,7 @@ export class HandoffPanel {
       const status = await this.requests.call('handoff-status', { token: shown.token });
       if (this.#shown !== shown) return;
       if (status.state === 'done') return this.host.finishedElsewhere(status);
-      if (status.state === 'cancelled') return this.#show({ at: 'ended', message: this.host.t.handoffCancelledThere });
+      if (status.state === 'cancelled') return this.#show({ at: 'ended', message: this.#t().handoffCancelledThere });
       if (status.state !== shown.state) this.#show({ ...shown, state: status.state });
     } catch (error) {
       // A network fault or a busy handler: the phone may still finish, so the computer keeps asking.
@@ -84,7 +90,7 @@ export class HandoffPanel {
     if (error instanceof StaleAnswer) return;
     const host = error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
     const { t, language } = this.host;
-    this.#show({ at: 'ended', message: host.code === 'handoff_ended' ? t.handoffExpired : failureText(t, language, null, { reason: host.code, ...host.extra }) });
+    this.#show({ at: 'ended', message: host.code === 'handoff_ended' ? this.#t().handoffExpired : failureText(t, language, null, { reason: host.code, ...host.extra }) });
   }
 
   #cancel(): void {
@@ -106,9 +112,9 @@ export class HandoffPanel {
   }
 
   render(): TemplateResult {
-    const { t } = this.host;
+    const t = this.#t();
     const shown = this.#shown;
-    const back = html`<button part="button" class="secondary" type="button" @click=${() => this.#cancel()}>${shown.at === 'ended' ? t.handoffBack : t.handoffCancel}</button>`;
+    const back = html`<button part="button" class="secondary" type="button" @click=${() => this.#cancel()}>${shown.at === 'ended' ? t.handoffBack : this.host.t.handoffCancel}</button>`;
     if (shown.at === 'starting') return html`<div part="spinner" class="spinner" aria-hidden="true"></div><div class="actions">${back}</div>`;
     if (shown.at === 'ended') {
       return html`<p part="error" class="error">${shown.message}</p>

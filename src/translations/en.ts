@@ -4,9 +4,10 @@
  */
 import { biometricEnglish } from './en/biometric.js';
 import { face } from './en/face.js';
+import { handoffPanelEnglish } from './en/handoff.js';
 import { otp } from './en/otp.js';
 import { voice } from './en/voice.js';
 
-export const en = { ...biometricEnglish, ...otp, ...face, ...voice };
+export const en = { ...biometricEnglish, ...handoffPanelEnglish, ...otp, ...face, ...voice };
 
 export type Strings = typeof en;

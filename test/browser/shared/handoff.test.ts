@@ -13,6 +13,11 @@ import { TESTED_LANGUAGES } from '../support/languages.js';
 import { voiceFixture } from '../support/voice.js';
 import { partOf, untilWidgetStep } from '../support/widget.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
+import { stringsFor } from '../../../src/internal/localize.js';
+import { handoffPanelEnglish } from '../../../src/translations/en/handoff.js';
+
+/** The panel's words, in the widget's language. */
+const panel = (element: VerifyElement) => stringsFor(handoffPanelEnglish, element.language);
 
 const TOKEN = 'T'.repeat(22);
 const DEVICE = 'D'.repeat(22);
@@ -85,16 +90,16 @@ for (const lang of TESTED_LANGUAGES) {
       fits(element, 320, 'the link');
       await expect(element).to.be.accessible();
       answer = () => ({ body: { state: 'connected', expiresIn: 500 } });
-      await waitUntil(() => partOf(element, 'feedback').textContent === element.t.handoffConnected, 'the phone connected', { timeout: 5000 });
+      await waitUntil(() => partOf(element, 'feedback').textContent === panel(element).handoffConnected, 'the phone connected', { timeout: 5000 });
       answer = () => failure(410, 'handoff_ended');
       await waitUntil(() => element.shadowRoot!.querySelector('[part~="error"]'), 'the link ended', { timeout: 5000 });
       await element.updateComplete;
-      expect(text(element)).to.include(element.t.handoffExpired);
+      expect(text(element)).to.include(panel(element).handoffExpired);
       fits(element, 320, 'the link ended');
       await expect(element).to.be.accessible();
       // A new link, from the same screen.
       answer = waiting;
-      [...element.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === element.t.handoffNewLink)!.click();
+      [...element.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === panel(element).handoffNewLink)!.click();
       await waitUntil(() => host.count('handoff-start') === 2 && partOf(element, 'qr'), 'a second link', { timeout: 5000 });
       element.remove();
     });
@@ -137,7 +142,7 @@ for (const lang of ['en', 'ar']) {
       await press('Tab');
       expect(focused(element)).to.equal('link');
       await press('Tab');
-      expect(element.shadowRoot!.activeElement!.textContent!.trim()).to.equal(element.t.handoffCopy);
+      expect(element.shadowRoot!.activeElement!.textContent!.trim()).to.equal(panel(element).handoffCopy);
       await press('Tab');
       expect(element.shadowRoot!.activeElement!.textContent!.trim()).to.equal(element.t.handoffCancel);
       await press('Enter');

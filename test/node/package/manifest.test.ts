@@ -50,7 +50,7 @@ const BASE = ['src/internal/verify-element.ts', 'src/internal/host-api.ts'];
 // The friction code asks the page for a human check only where the protocol has friction (send-otp
 // and verify-otp), and for a fresh session token on every route.
 /** Continue on your phone: the computer's panel and the phone's note, in both face and voice widgets. */
-const HANDOFF = ['src/internal/handoff-controller.ts', 'src/internal/handoff-panel.ts', 'src/internal/handoff-host.ts'];
+const HANDOFF = ['src/internal/handoff-controller.ts', 'src/internal/handoff-panel.ts', 'src/internal/handoff-phone.ts', 'src/internal/handoff-host.ts'];
 const COMPONENTS = {
   'otp-verify': { files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/otp-verify.templates.ts', 'src/internal/friction.ts', ...BASE], flow: 'src/otp-verify/otp-verify.flow.ts', also: [] },
   'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/face-verify/capture.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...HANDOFF, ...BASE], flow: 'src/face-verify/face-verify.flow.ts', also: ['verify-session-token'] },
