@@ -35,7 +35,10 @@ export interface HandoffHost extends ReactiveControllerHost, HTMLElement {
   handoffEnded(): void;
 }
 
-/** The short code as both screens show it, read aloud one character at a time. */
+/** The short code read aloud one character at a time. */
+export const spelled = (code: string) => Array.from(code).join(', ');
+
+/** The short code as both screens show it. */
 export function shortCode(code: string): TemplateResult {
-  return html`<strong part="code" class="code" dir="ltr" aria-label=${Array.from(code).join(', ')}>${code.slice(0, 3)} ${code.slice(3)}</strong>`;
+  return html`<strong part="code" class="code" dir="ltr" aria-label=${spelled(code)}>${code.slice(0, 3)} ${code.slice(3)}</strong>`;
 }

@@ -7,8 +7,8 @@
 import { html, svg, type TemplateResult } from 'lit';
 import { HANDOFF_FRAGMENT, type HandoffState } from '../core/protocol.js';
 import { failureText } from './failure-text.js';
-import { shortCode, type HandoffHost } from './handoff-host.js';
-import { HostError } from './host-api.js';
+import { shortCode, spelled, type HandoffHost } from './handoff-host.js';
+import { asHostError, HostError } from './host-api.js';
 import { format, stringsFor } from './localize.js';
 import { handoffPanelEnglish, type HandoffPanelStrings } from '../translations/en/handoff.js';
 import { qrPath } from './qr-path.js';
@@ -22,7 +22,6 @@ type Shown =
   | { at: 'link'; token: string; code: string; link: string; qr: { path: string; size: number }; state: HandoffState }
   | { at: 'ended'; message: string };
 
-const spelled = (code: string) => Array.from(code).join(', ');
 
 export class HandoffPanel {
   #shown: Shown = { at: 'starting' };
@@ -88,7 +87,7 @@ export class HandoffPanel {
 
   #failed(error: unknown): void {
     if (error instanceof StaleAnswer) return;
-    const host = error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
+    const host = asHostError(error);
     const { t, language } = this.host;
     this.#show({ at: 'ended', message: host.code === 'handoff_ended' ? this.#t().handoffExpired : failureText(t, language, null, { reason: host.code, ...host.extra }) });
   }

@@ -18,6 +18,9 @@ export class HostError extends Error {
   }
 }
 
+/** Any failure of a host call, as a HostError (a thrown non-HostError is a network or script fault). */
+export const asHostError = (error: unknown): HostError => (error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0));
+
 type Body = Record<string, unknown> | undefined;
 
 /** The stand-alone service's session token, or a function that returns a fresh one for each call. */

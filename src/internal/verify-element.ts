@@ -9,7 +9,7 @@ import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
 import { VerifySuccessEvent, type VerifySuccessDetail } from '../events/success.js';
-import { HostError, type SessionToken } from './host-api.js';
+import { asHostError, HostError, type SessionToken } from './host-api.js';
 import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
 import { directionOf, format, formatSeconds, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
@@ -152,7 +152,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
 
   /** Any failure of a host call, as a HostError (a thrown non-HostError is a network or script fault). */
   protected hostError(error: unknown): HostError {
-    return error instanceof HostError ? error : new HostError('upstream_unavailable', String(error), 0);
+    return asHostError(error);
   }
 
   /**
