@@ -6,6 +6,7 @@ import json from '@rollup/plugin-json';
 import license from 'rollup-plugin-license';
 import minifyLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
 import { builtinModules } from 'node:module';
+import { cpSync } from 'node:fs';
 import pkg from './package.json' with { type: 'json' };
 
 /** The languages the package ships besides English, each registered by its own module. */
@@ -48,8 +49,22 @@ const forNode = (audience, entries) => ({
   plugins: [nodeResolve(), commonjs(), json(), ts(), license({ thirdParty: { output: `dist/${audience}/THIRD-PARTY-LICENSES.txt` } })],
 });
 
+/**
+ * The passive print and screen model's ONNX files (made by models/minifasnet/export.py) and their
+ * licence, in dist/models/, where the face workers of the server and the service look for them.
+ */
+const faceModelFiles = () => ({
+  name: 'face-model-files',
+  writeBundle: () => {
+    for (const file of ['minifasnet-v2-2.7.onnx', 'minifasnet-v1se-4.0.onnx', 'LICENSE', 'SHA256SUMS']) cpSync(`models/minifasnet/${file}`, `dist/models/${file === 'LICENSE' ? 'MiniFASNet-LICENSE.txt' : file}`);
+  },
+});
+
+const server = forNode('server', { index: 'index', node: 'node/index', 'face-worker': 'node/face-worker.mjs' });
+server.plugins.push(faceModelFiles());
+
 export default [
-  forNode('server', { index: 'index', node: 'node/index', 'face-worker': 'node/face-worker.mjs' }),
+  server,
   forNode('emulator', { index: 'index', cli: 'cli' }),
   // The stand-alone service: one file with its libraries inside (ioredis too, which the server
   // entries leave to the host), so that `npx verify-widgets serve` needs nothing else installed.

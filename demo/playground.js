@@ -5,7 +5,7 @@
 import { withDetector } from '/demo.js';
 import { codeBlock, h } from '/dom.js';
 
-const EVENTS = ['verify-step-change', 'verify-code-sent', 'verify-request', 'verify-success', 'verify-failure', 'verify-error', 'verify-enrolled'];
+const EVENTS = ['verify-step-change', 'verify-code-sent', 'verify-request', 'verify-success', 'verify-failure', 'verify-error', 'verify-enrolled', 'verify-other-way'];
 // Each language by its own name; the site loads every one of them (site.mjs).
 const LANGUAGE = {
   name: 'lang',
@@ -18,6 +18,8 @@ const LANGUAGE = {
 // A page's stylesheet, not an attribute: the stage says it.
 const DARK = { name: 'dark', label: 'Dark', kind: 'checkbox', value: false, stylesheet: true };
 const MODE = { name: 'mode', label: 'Mode', kind: 'radio', options: [['enroll', 'Register'], ['verify', 'Verify']], value: 'enroll', implied: 'verify' };
+// A person who cannot use the camera or make the movements needs a way in: on by default, as a page should have it.
+const OTHER_WAY = { name: 'other-way', label: 'Offer another way in', kind: 'checkbox', value: true, implied: false };
 
 /**
  * Each widget's controls: `value` is where the control starts, `implied` what the element does
@@ -31,11 +33,12 @@ const CONTROLS = {
     LANGUAGE,
     DARK,
   ],
-  'face-verify': [MODE, { name: 'manual', label: 'Shutter only (no capture by itself)', kind: 'checkbox', value: false, implied: false }, LANGUAGE, DARK],
+  'face-verify': [MODE, { name: 'manual', label: 'Shutter only (no capture by itself)', kind: 'checkbox', value: false, implied: false }, OTHER_WAY, LANGUAGE, DARK],
   'voice-verify': [
     MODE,
     { name: 'digits', label: 'Digits to read', kind: 'number', min: 4, max: 12, value: 8, implied: 8 },
     { name: 'max-duration', label: 'Longest recording, seconds', kind: 'number', min: 3, max: 30, value: 8, implied: 8 },
+    OTHER_WAY,
     LANGUAGE,
     DARK,
   ],
@@ -159,6 +162,12 @@ async function build(root) {
     log.parentElement.scrollTop = log.parentElement.scrollHeight;
   };
   for (const name of EVENTS) stage.addEventListener(name, (event) => entry(name, event.detail));
+  // What a page does with "Verify another way": shows its other path in the widget's place.
+  stage.addEventListener('verify-other-way', () => {
+    const heading = h('h3', { tabindex: '-1' }, 'Your page’s other way in');
+    stage.replaceChildren(h('div', { class: 'other-way' }, heading, h('p', {}, 'Here a page shows its other path: a code by SMS or email (the <otp-verify> page), or a call to support.'), h('button', { type: 'button', onclick: render }, `Back to <${tag}>`)));
+    heading.focus();
+  });
 
   const render = () => {
     const element = document.createElement(tag);

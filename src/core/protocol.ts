@@ -61,7 +61,7 @@ export type AccountProblem = 'signed_out' | 'not_enrolled' | 'proof_required';
 /** What a face or voice flow takes from the sample's upload and the account, beside its own events. */
 export type SampleEvent =
   | { type: 'done' }
-  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number; move?: LivenessMove }
+  | { type: 'failed'; code: ErrorCode; attemptsLeft?: number; retryAfter?: number; move?: LivenessMove; livenessReason?: string }
   /** Nobody is signed in, or nothing is registered: the element offers the way on. On a phone, its link ended. */
   | { type: 'blocked'; reason: AccountProblem | 'handoff_ended' }
   | { type: 'restart' }
@@ -127,7 +127,7 @@ export interface ErrorBody {
 export const LIVENESS_MOVES = ['left', 'right', 'up', 'down', 'closer'] as const;
 export type LivenessMove = (typeof LIVENESS_MOVES)[number];
 /** Why a live challenge's frames were refused. */
-export type LivenessReason = 'no_face' | 'several_faces' | 'not_same_person' | 'not_frontal' | 'move_not_seen' | 'flat' | 'frames_missing';
+export type LivenessReason = 'no_face' | 'several_faces' | 'not_same_person' | 'not_frontal' | 'move_not_seen' | 'screen_or_print' | 'flat' | 'frames_missing';
 
 /** POST {endpoint}/liveness-challenge: the movements to make, in order, and the nonce to send back within `expiresIn` seconds. */
 export interface LivenessChallenge {

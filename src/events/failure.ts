@@ -7,6 +7,9 @@ export interface VerifyFailureDetail {
   readonly message: string;
   /** Wrong codes or comparisons left, when the host said. */
   readonly attemptsLeft?: number;
+  /** `liveness_failed`: the rule the live check's frames broke (`screen_or_print`, `flat`…, the protocol's LivenessReason), and the movement it did not see. */
+  readonly reason?: string;
+  readonly move?: string;
   /** The way to this outcome: its time, attempts, resends or retakes; never personal data. */
   readonly metrics: VerifyMetrics;
 }

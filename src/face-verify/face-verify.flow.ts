@@ -34,7 +34,8 @@ export type FaceState = StepsOf<
       reason: FaceFailure;
       attemptsLeft?: number;
       retryAfter?: number;
-      /** The movement a live check did not see. */
+      /** The rule a live check's frames broke, and the movement it did not see. */
+      livenessReason?: string;
       move?: LivenessMove;
       canRetry: boolean;
       canUpload: boolean;
@@ -167,12 +168,12 @@ function uploadFailed({ image, source, live }: Extract<FaceState, { step: 'uploa
 }
 
 /** A live answer refused or lost: its challenge is spent, so a retry frames the face again for a new one; no file is offered. */
-function liveFailed({ code, attemptsLeft, retryAfter, move }: Extract<FaceEvent, { type: 'failed' }>): FaceState {
+function liveFailed({ code, attemptsLeft, retryAfter, move, livenessReason }: Extract<FaceEvent, { type: 'failed' }>): FaceState {
   const again = attemptsLeft !== 0;
   switch (code) {
     case 'no_match':
     case 'liveness_failed':
-      return { step: 'failure', reason: code, attemptsLeft, ...(move ? { move } : {}), canRetry: again, canUpload: false };
+      return { step: 'failure', reason: code, attemptsLeft, ...(move ? { move } : {}), ...(livenessReason ? { livenessReason } : {}), canRetry: again, canUpload: false };
     case 'liveness_required':
     case 'bad_sample':
     case 'upstream_unavailable':

@@ -115,7 +115,7 @@ export function renderFaceStep(v: FaceView): TemplateResult {
       return html`${v.heading(t.handoffHeading)}${v.phoneLink.render()}`;
     case 'failure': {
       return html`${v.heading(failureHeading(t, state.reason, state.canRetry || state.canUpload))}
-        <p part="error" class="error">${failureText(t, v.language, 'camera', state)}${state.move ? ` ${t[`move_${state.move}`]}` : ''}</p>
+        <p part="error" class="error">${failureText(t, v.language, 'camera', state)}</p>
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'retry' })}>${t.tryAgain}</button>` : nothing}
           ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${() => v.flow.send({ type: 'retake' })}>${t.retake}</button>` : nothing}

@@ -19,7 +19,7 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @fires {VerifyStepChangeEvent<FaceStep>} verify-step-change - The step changed: `{step, previous}`.
  * @fires {VerifySuccessEvent} verify-success - Verified: `{method: 'face', receipt, expiresAt, metrics}`; check the receipt on your server.
  * @fires {VerifyEnrolledEvent} verify-enrolled - The face was registered (mode="enroll"): `{kind: 'face'}`.
- * @fires {VerifyFailureEvent} verify-failure - The face did not match: `{code, message, attemptsLeft, metrics}`.
+ * @fires {VerifyFailureEvent} verify-failure - The face did not match, or the live check refused the frames: `{code, message, attemptsLeft, reason, move, metrics}` (`reason` and `move` for `liveness_failed`).
  * @fires {VerifyErrorEvent} verify-error - The camera, the network, the host or a limit failed: `{code, message, retryAfter, status, metrics}`.
  * @fires {VerifyRequestEvent} verify-request - Before each call to the host; cancelable, to amend headers or answer it.
  * @fires {VerifyOtherWayEvent} verify-other-way - The person chose to verify another way (the `other-way` attribute offers it): `{kind, step}`; show your other path.

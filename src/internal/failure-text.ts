@@ -22,18 +22,26 @@ export interface FailureFacts {
   reason: DeviceFailure | ErrorCode | AccountProblem | 'bad_file';
   attemptsLeft?: number;
   retryAfter?: number;
+  /** A live face check refused: the rule the frames broke, and the movement it concerns. */
+  livenessReason?: string;
+  move?: string;
 }
 
 /** A widget's strings: the common ones, and a face or voice widget's own (which <otp-verify> does not carry). */
 type FailureStrings = CommonStrings & Partial<BiometricStrings>;
 
 /** `device` is the camera or microphone the widget uses, or null for `<otp-verify>`. */
-export function failureText(t: FailureStrings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter }: FailureFacts): string {
+export function failureText(t: FailureStrings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter, livenessReason, move }: FailureFacts): string {
   if (reason === 'no_match' && attemptsLeft && t.error_no_match_left) return plural(t.error_no_match_left, attemptsLeft, language);
   if (reason === 'wrong_code' && attemptsLeft !== undefined) return plural(t.error_wrong_code_left, attemptsLeft, language);
   if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
   const strings: Record<string, string | Plural | undefined> = t;
   const text = (key: string) => (typeof strings[key] === 'string' ? strings[key] : undefined);
+  // A live check refused: what was seen, the movement to make, and the tries left.
+  if (reason === 'liveness_failed') {
+    const tries = attemptsLeft && strings.triesLeft ? plural(strings.triesLeft as Plural, attemptsLeft, language) : undefined;
+    return [text(`live_${livenessReason}`) ?? text('error_liveness_failed'), move && text(`move_${move}`), tries].filter(Boolean).join(' ');
+  }
   const browser = reason === 'denied' ? browserFamily() : null;
   return (browser && text(`${device}_denied_${browser}`)) ?? text(`${device}_${reason}`) ?? text(`error_${reason}`) ?? t.error_upstream_unavailable;
 }

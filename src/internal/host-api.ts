@@ -12,7 +12,7 @@ export class HostError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly status: number,
-    readonly extra: Pick<ErrorBody['error'], 'retryAfter' | 'attemptsLeft' | 'field' | 'maybeSent' | 'challenge' | 'humanCheck' | 'fallback' | 'move'> = {},
+    readonly extra: Pick<ErrorBody['error'], 'retryAfter' | 'attemptsLeft' | 'field' | 'maybeSent' | 'challenge' | 'humanCheck' | 'fallback' | 'move'> & { livenessReason?: string } = {},
   ) {
     super(message);
   }
@@ -53,6 +53,8 @@ export function readAnswer(status: number, body: Body, retryAfterHeader: string 
       ...(isChallenge(error.challenge) ? { challenge: error.challenge } : {}),
       ...(isOtpChannel(error.fallback) ? { fallback: error.fallback } : {}),
       ...((LIVENESS_MOVES as readonly unknown[]).includes(error.move) ? { move: error.move as LivenessMove } : {}),
+      // The body's `reason` (the rule a live answer broke), kept apart from the code: the strings know the rules.
+      ...(typeof error.reason === 'string' ? { livenessReason: error.reason } : {}),
     });
   }
   const message = typeof body?.message === 'string' ? body.message : '';

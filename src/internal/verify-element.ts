@@ -166,7 +166,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     const metrics = this.metrics();
     this.dispatchEvent(
       isFailureCode(code)
-        ? new VerifyFailureEvent({ code, message, attemptsLeft: extra.attemptsLeft, metrics })
+        ? new VerifyFailureEvent({ code, message, attemptsLeft: extra.attemptsLeft, ...(extra.livenessReason ? { reason: extra.livenessReason } : {}), ...(extra.move ? { move: extra.move } : {}), metrics })
         : new VerifyErrorEvent({ code, message, retryAfter: extra.retryAfter, status, metrics }),
     );
   }

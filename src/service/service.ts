@@ -5,7 +5,7 @@
  * operations routes (`/healthz`, `/readyz`, `/metrics`) outside the base path.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createNodeFetch, createVerifyHandler } from '../server/node/index.js';
+import { createNodeFetch, createVerifyHandler, FaceModelsMissingError } from '../server/node/index.js';
 import { ReceiptError, referenceCallbacks, sessionTokenAuth, type LogEntry, type VerifyHandlerOptions } from '../server/index.js';
 import { json, readJsonObject, type RequestInfo } from '../core/http.js';
 import type { OtpChannel } from '../core/protocol.js';
@@ -86,6 +86,13 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
   try {
     handler = createVerifyHandler(options);
   } catch (error) {
+    if (error instanceof FaceModelsMissingError) {
+      void close();
+      throw new ConfigError([
+        `VERIFY_FACE_LIVENESS: faces are checked live (on by default), and the face models are not installed beside the service: ${error.missing.join(', ')}. ` +
+          `Install them where the service runs (${error.install}), or set VERIFY_FACE_LIVENESS=false to accept any picture (a photo of the person then passes as the person).`,
+      ]);
+    }
     // The handler names its option; the person configuring the service knows the variable.
     const message = (error as Error).message;
     const option = Object.keys(OPTION_FIELDS).find((name) => message.startsWith(name) || message.includes(` ${name} `));

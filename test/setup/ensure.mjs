@@ -34,7 +34,9 @@ const SYSTEM = [
 ];
 
 function run(command, args) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } });
+  // Neither Puppeteer's browser nor onnxruntime-node's GPU files can be fetched here (npm 11 skips
+  // the latter's script by package.json's allowScripts; npm 10 reads the variable).
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1', ONNXRUNTIME_NODE_INSTALL: 'skip' } });
   if (result.status !== 0) {
     console.error(`\n${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}).`);
     process.exit(1);

@@ -59,6 +59,8 @@ function refusal(verdict: Extract<Verdict, { live: false }>): string {
       return 'Look straight at the camera at the start.';
     case 'move_not_seen':
       return `Please ${SAY[verdict.move!]}.`;
+    case 'screen_or_print':
+      return 'Make sure the camera sees you, not a screen or a photo: hold it in front of your face, in plain light.';
     case 'flat':
     case 'frames_missing':
       return 'A live person was not seen. Please try again, following each movement.';

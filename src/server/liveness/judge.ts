@@ -1,9 +1,11 @@
 /**
  * The rules a live challenge's frames must keep, in order: one face in each frame, the same person
- * in all, a frontal first frame, each movement asked for in the order asked, and depth: the
- * landmarks off one homography of the first frame's (not a flat picture moved), and the nose's
- * texture moving against the face's around it (not a picture bent, parallax.ts). The first rule broken is the answer, with the movement it concerns, so that
- * the widget can say what to do ("turn further to your left"); never a score.
+ * in all, a frontal first frame, each movement asked for in the order asked, pixels that a passive
+ * model takes for a live face's (not a screen's or a print's), and depth: the landmarks off one
+ * homography of the first frame's (not a flat picture moved), and the nose's texture moving against
+ * the face's around it (not a picture bent, parallax.ts). The first rule broken is the answer, with
+ * the movement it concerns, so that the widget can say what to do ("turn further to your left");
+ * never a score.
  *
  * Thresholds are in the pose proxies of geometry.ts, measured on rendered heads and pictures of the
  * fixtures' people (the liveness page has the figures): a head turned 25° moves the nose by 0.18 to
@@ -27,6 +29,11 @@ export interface FaceFound {
    * hold the event loop). Absent, the judge works it out itself.
    */
   noseShifts?: Point[];
+  /**
+   * How live the face's own pixels look, 0 to 1: a passive print and screen model's answer
+   * (MiniFASNet in the Node entry's pool). A face without it counts as not live.
+   */
+  live: number;
 }
 
 /**
@@ -68,6 +75,12 @@ export const LIMITS = {
    * turning in the fixtures' clip 0.077 to 0.26 where its texture can be followed (real-clip.test.ts).
    */
   parallax: 0.055,
+  /**
+   * The passive model's mean over the frames (but a move closer), at least: below it, the frames
+   * show a screen or a print. Live faces of the fixtures (photos, clips, the Silent-Face sample)
+   * score 0.68 to 1 a frame; its printed poster 0.14 and its tablet replay 0.02 (liveness page).
+   */
+  live: 0.5,
 };
 
 const shows: Record<Move, (front: ReturnType<typeof poseOf>, frame: ReturnType<typeof poseOf>, limits: typeof LIMITS) => boolean> = {
@@ -101,6 +114,11 @@ export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LI
   for (const [i, move] of moves.entries()) {
     if (!shows[move](frontPose, poseOf(faces[i + 1]!.landmarks), limits)) return { live: false, reason: 'move_not_seen', move, frame: i + 1 };
   }
+  // A face moved closer fills the frame and leaves the passive model none of the surroundings it
+  // needs (close-ups of live people score as low as screens): it judges the other frames.
+  const judged = faces.filter((_, index) => moves[index - 1] !== 'closer');
+  const live = judged.reduce((sum, face) => sum + (Number.isFinite(face.live) ? face.live : 0), 0) / judged.length;
+  if (!(live >= limits.live)) return { live: false, reason: 'screen_or_print' };
   const depth = Math.max(...faces.slice(1).map((face) => planarResidual(front.landmarks, face.landmarks)));
   if (!(depth >= limits.depth)) return { live: false, reason: 'flat' };
   const parallax = Math.max(...moves.map((move, i) => {

@@ -1,7 +1,8 @@
 // A worker thread that finds faces: `@vladmandic/face-api` (MIT) on TensorFlow.js's WASM backend,
 // whose binary ships in its npm package (nothing is downloaded at run time): SSD MobileNet finds
 // each face, the 68-landmark model places its points, and the ResNet-34 recognition model embeds it
-// as 128 numbers. The models load once, on the first message. Each message is a list of JPEG or PNG
+// as 128 numbers; MiniFASNet (print-screen-model.mjs) says how live each face's pixels look. The
+// models load once, on the first message. Each message is a list of JPEG or PNG
 // pictures; the answer is what was found in each, and the CPU time it took.
 //
 // Plain JavaScript, so that Node runs it as it is in a worker thread, from the source as from the
@@ -13,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import { loadPrintScreenModel } from './print-screen-model.mjs';
 
 async function load() {
   const require = createRequire(import.meta.url);
@@ -32,6 +34,7 @@ async function load() {
     net.loadFromWeightMap(faceapi.tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((group) => group.weights)));
   }
   const options = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 });
+  const livenessOf = await loadPrintScreenModel();
   /** @param {Uint8Array} bytes */
   return async (bytes) => {
     let image;
@@ -43,9 +46,10 @@ async function load() {
     const input = tf.tidy(() => tf.slice(tf.tensor3d(Int32Array.from(image.data), [image.height, image.width, 4], 'int32'), [0, 0, 0], [-1, -1, 3]));
     try {
       const faces = await faceapi.detectAllFaces(input, options).withFaceLandmarks().withFaceDescriptors();
-      return faces.map((face) => {
+      const live = await livenessOf(image, faces.map(({ detection: { box } }) => ({ x: box.x, y: box.y, width: box.width, height: box.height })));
+      return faces.map((face, i) => {
         const landmarks = face.landmarks.positions.map(({ x, y }) => ({ x, y }));
-        return { landmarks, descriptor: Array.from(face.descriptor), luma: lumaAround(image, landmarks) };
+        return { landmarks, descriptor: Array.from(face.descriptor), luma: lumaAround(image, landmarks), live: live[i] };
       });
     } finally {
       input.dispose();

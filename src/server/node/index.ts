@@ -15,8 +15,23 @@ export { toNodeListener, type NodeListener } from './adapter.js';
 export { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 export { createFacePool, FacePoolBusyError, type FacePool, type FacePoolOptions } from './face-pool.js';
 
-const FACE_MODELS = ['@vladmandic/face-api', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm'];
+const FACE_MODELS = ['@vladmandic/face-api', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', 'onnxruntime-node'];
 let shared: FacePool | undefined;
+
+/**
+ * The face models' packages are optional peers of this one, not installed: the handler cannot check
+ * faces live. `install` is the command that brings them; onnxruntime-node's own install script
+ * fetches GPU files from outside the npm registry, which a CPU server does not need.
+ */
+export class FaceModelsMissingError extends TypeError {
+  override name = 'FaceModelsMissingError';
+  readonly install: string;
+  constructor(readonly missing: string[]) {
+    const install = `${missing.includes('onnxruntime-node') ? 'ONNXRUNTIME_NODE_INSTALL=skip ' : ''}npm install ${missing.join(' ')}`;
+    super(`${NO_LIVENESS} The Node entry runs it with ${missing.join(', ')} installed: ${install}.`);
+    this.install = install;
+  }
+}
 
 /**
  * The live face check of a handler serving faces that was given none: one pool of face models for
@@ -33,7 +48,7 @@ function defaultLiveness(): FacePool {
       return true;
     }
   });
-  if (missing.length) throw new TypeError(`${NO_LIVENESS} The Node entry runs it with ${missing.join(', ')} installed: npm install ${missing.join(' ')}.`);
+  if (missing.length) throw new FaceModelsMissingError(missing);
   return (shared ??= createFacePool());
 }
 

@@ -1,3 +1,4 @@
+import type { Plural } from '../../core/plural.js';
 import { biometricEnglish, type BiometricStrings } from './biometric.js';
 
 /** What <face-verify> says. English is built in; other languages are registered (see localize). */
@@ -37,6 +38,14 @@ export const face = {
   liveProgress: 'Step {step} of {total}',
   error_liveness_failed: 'We couldn’t see a live person. Try again, following each movement.',
   error_liveness_required: 'This check has expired. Please try again.',
+  live_no_face: 'Your face left the picture. Keep it in the oval, in good light.',
+  live_several_faces: 'Another face was in the picture. Make sure you’re alone in it.',
+  live_not_same_person: 'The pictures didn’t all show the same person.',
+  live_not_frontal: 'Look straight at the camera before the first movement.',
+  live_move_not_seen: 'We didn’t see the movement.',
+  live_screen_or_print: 'Make sure the camera sees you, not a screen or a photo.',
+  live_flat: 'We couldn’t see your head turn. Turn your whole head as each arrow shows, and hold it there until the next step.',
+  triesLeft: { one: '{count} try left.', other: '{count} tries left.' } as Plural,
   camera_denied: 'Camera access is blocked. Allow it in your browser’s settings for this site, then try again.',
   camera_denied_chrome: 'Camera access is blocked. Click the camera icon in the address bar, choose Allow, then try again.',
   camera_denied_firefox: 'Camera access is blocked. Click the crossed-out camera left of the address, clear the block, then try again.',

@@ -8,6 +8,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
 import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep } from '../support/face.js';
 import { restoreGetUserMedia } from '../support/media.js';
+import type { VerifyFailureEvent } from '../../../src/events/failure.js';
 // The right-to-left languages the arrows are checked in, registered as a page registers them.
 import '../support/languages.js';
 
@@ -71,7 +72,7 @@ describe('<face-verify> with a live challenge', function () {
     expect(said.join('|')).to.include('Look straight at the camera.').and.include('Turn your head to your left.').and.include('Tilt your head up.');
   });
 
-  it('a refused answer says which movement, offers no file, and Try again asks for a new challenge', async () => {
+  it('a refused answer says which movement and the tries left, on screen, in the live region and in the event; offers no file; Try again asks for a new challenge', async () => {
     host = fakeHost({
       config: () => ({ body: LIVE_CONFIG }),
       'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
@@ -79,12 +80,15 @@ describe('<face-verify> with a live challenge', function () {
     });
     const element = await faceFixture('manual');
     await waitUntil(() => element.config?.liveness, 'the host says it checks faces live');
-    let failure: Event | undefined;
+    let failure: VerifyFailureEvent | undefined;
     element.addEventListener('verify-failure', (event) => (failure = event));
     await toMovement(element);
     await untilFaceStep(element, 'failure');
-    expect(text(element, 'error')).to.equal('We couldn’t see a live person. Try again, following each movement. Turn your head to your left.');
+    const said = 'We didn’t see the movement. Turn your head to your left. 3 tries left.';
+    expect(text(element, 'error')).to.equal(said);
+    await waitUntil(() => text(element, 'live') === said, 'the live region says it all');
     expect(failure, 'the person did not pass: a verify-failure').to.not.equal(undefined);
+    expect(failure!.detail).to.include({ code: 'liveness_failed', reason: 'move_not_seen', move: 'left', attemptsLeft: 3, message: said });
     expect(element.shadowRoot!.querySelector('[part~="upload"]')).to.equal(null);
     faceButton(element, 'submit').click();
     await untilFaceStep(element, 'preview');

@@ -80,6 +80,9 @@ export function render(photo: Rgba, landmarks: Point[], shape: Shape, pose: Pose
   const out = new Uint8ClampedArray(size.width * size.height * 4);
   const zbuffer = new Float32Array(size.width * size.height).fill(-Infinity);
   for (let i = 0; i < out.length; i += 4) out.set([40, 44, 48, 255], i);
+  // A head turns in front of its own shoulders and room, which stay where they were: the photo,
+  // unmoved, behind it. A face cut out onto grey looks to the passive model like the cut-out it is.
+  if (shape === 'head') out.set(render(photo, landmarks, 'flat', { distance: pose.distance }, size).data);
   const step = 0.5 / fit;
   for (let y = 0; y < photo.height; y += Math.min(1, step)) {
     for (let x = 0; x < photo.width; x += Math.min(1, step)) {
@@ -100,10 +103,15 @@ export function render(photo: Rgba, landmarks: Point[], shape: Shape, pose: Pose
       const cell = v * size.width + u;
       if (Z < zbuffer[cell]!) continue;
       zbuffer[cell] = Z;
-      const from = (Math.floor(y) * photo.width + Math.floor(x)) * 4;
-      out[cell * 4] = photo.data[from]!;
-      out[cell * 4 + 1] = photo.data[from + 1]!;
-      out[cell * 4 + 2] = photo.data[from + 2]!;
+      // The photo read between its pixels (bilinear), as a lens sees a surface: enlarged in blocks, a
+      // face looks like a screen's pixels to the passive model.
+      const [x0, y0] = [Math.floor(x), Math.floor(y)];
+      const [x1, y1] = [Math.min(x0 + 1, photo.width - 1), Math.min(y0 + 1, photo.height - 1)];
+      const [wx, wy] = [x - x0, y - y0];
+      for (let c = 0; c < 3; c++) {
+        const at = (px: number, py: number) => photo.data[(py * photo.width + px) * 4 + c]!;
+        out[cell * 4 + c] = (at(x0, y0) * (1 - wx) + at(x1, y0) * wx) * (1 - wy) + (at(x0, y1) * (1 - wx) + at(x1, y1) * wx) * wy;
+      }
     }
   }
   return { data: out, width: size.width, height: size.height };
