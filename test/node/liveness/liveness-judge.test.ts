@@ -65,8 +65,8 @@ describe('the liveness judge, each rule alone', () => {
   });
 
   it('a bent print moved as a person would is flat: no frame is off one homography of the first', () => {
-    // The texture rule would refuse these too: it is set aside to show this one.
-    const landmarksOnly = { ...LIMITS, parallax: 0 };
+    // The texture rule and the passive layer would refuse these too: they are set aside to show this one.
+    const landmarksOnly = { ...LIMITS, parallax: 0, live: 0 };
     const flat = answersOf(bent).filter(({ frames, moves }) => {
       const verdict = judge(frames, moves, landmarksOnly);
       return !verdict.live && verdict.reason === 'flat';
