@@ -41,12 +41,12 @@ const worklet = (dir, plugins = []) => ({
  * and its shared chunks inside its own folder, and their licences beside, so that nothing a server
  * loads sits among the browser's modules and no browser module among a server's.
  */
-const forNode = (audience, entries) => ({
+const forNode = (audience, entries, plugins = []) => ({
   input: Object.fromEntries(Object.entries(entries).map(([entry, source]) => [`${audience}/${entry}`, `src/${audience}/${source.includes('.') ? source : `${source}.ts`}`])),
   // A plain-JavaScript worker keeps its .mjs name, which the code that starts it uses in the source and the build alike.
   output: { dir: 'dist', format: 'es', entryFileNames: (chunk) => (chunk.facadeModuleId?.endsWith('.mjs') ? '[name].mjs' : '[name].js'), chunkFileNames: `${audience}/chunks/[name]-[hash].js` },
   external,
-  plugins: [nodeResolve(), commonjs(), json(), ts(), license({ thirdParty: { output: `dist/${audience}/THIRD-PARTY-LICENSES.txt` } })],
+  plugins: [nodeResolve(), commonjs(), json(), ts(), license({ thirdParty: { output: `dist/${audience}/THIRD-PARTY-LICENSES.txt` } }), ...plugins],
 });
 
 /**
@@ -60,11 +60,8 @@ const faceModelFiles = () => ({
   },
 });
 
-const server = forNode('server', { index: 'index', node: 'node/index', 'face-worker': 'node/face-worker.mjs' });
-server.plugins.push(faceModelFiles());
-
 export default [
-  server,
+  forNode('server', { index: 'index', node: 'node/index', 'face-worker': 'node/face-worker.mjs' }, [faceModelFiles()]),
   forNode('emulator', { index: 'index', cli: 'cli' }),
   // The stand-alone service: one file with its libraries inside (ioredis too, which the server
   // entries leave to the host), so that `npx verify-widgets serve` needs nothing else installed.

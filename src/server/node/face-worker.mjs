@@ -70,12 +70,17 @@ async function load() {
  * and 1.33 times their height, its middle 0.15 of that height above theirs (the forehead).
  */
 function faceBox(landmarks) {
-  const xs = landmarks.map((p) => p.x);
-  const ys = landmarks.map((p) => p.y);
-  const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const { left, right, top, bottom } = bounds(landmarks);
   const [width, height] = [0.93 * (right - left), 1.33 * (bottom - top)];
   const [cx, cy] = [(left + right) / 2, (top + bottom) / 2 - 0.15 * (bottom - top)];
   return { x: cx - width / 2, y: cy - height / 2, width, height };
+}
+
+/** The landmarks' extent. */
+function bounds(landmarks) {
+  const xs = landmarks.map((p) => p.x);
+  const ys = landmarks.map((p) => p.y);
+  return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
 }
 
 /** Eye distance, in pixels of the crop: enough texture to follow, little to carry. */
@@ -86,13 +91,12 @@ const CROP_EYES = 40;
  * what the judge follows the nose's texture in (parallax.ts).
  */
 function lumaAround(image, landmarks) {
-  const xs = landmarks.map((p) => p.x);
-  const ys = landmarks.map((p) => p.y);
   const [leftEye, rightEye] = [landmarks.slice(36, 42), landmarks.slice(42, 48)].map((eye) => ({ x: eye.reduce((s, p) => s + p.x, 0) / 6, y: eye.reduce((s, p) => s + p.y, 0) / 6 }));
   const eyes = Math.hypot(leftEye.x - rightEye.x, leftEye.y - rightEye.y) || 1;
   const scale = Math.min(1, CROP_EYES / eyes);
-  const half = 0.75 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
-  const [cx, cy] = [(Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2];
+  const { left, right, top, bottom } = bounds(landmarks);
+  const half = 0.75 * Math.max(right - left, bottom - top);
+  const [cx, cy] = [(left + right) / 2, (top + bottom) / 2];
   const [x0, y0] = [Math.max(0, Math.floor(cx - half)), Math.max(0, Math.floor(cy - half))];
   const [x1, y1] = [Math.min(image.width, Math.ceil(cx + half)), Math.min(image.height, Math.ceil(cy + half))];
   const [width, height] = [Math.max(1, Math.floor((x1 - x0) * scale)), Math.max(1, Math.floor((y1 - y0) * scale))];

@@ -53,7 +53,7 @@ function softmax(logits) {
 }
 
 /** The region the network was trained on, as its training code cut it: whole pixels, the box slid inside the picture. */
-export function cropRegion(width, height, box, scale) {
+function cropRegion(width, height, box, scale) {
   const fit = Math.min((height - 1) / box.height, (width - 1) / box.width, scale);
   const [w, h] = [box.width * fit, box.height * fit];
   const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];

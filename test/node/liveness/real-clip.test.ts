@@ -7,28 +7,20 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { GifReader } from 'omggif';
 import { poseOf } from '../../../src/server/liveness/geometry.js';
 import { judge, LIMITS, type FaceFound } from '../../../src/server/liveness/judge.js';
 import { noseParallax, noseShifts } from '../../../src/server/liveness/parallax.js';
 import { createFacePool } from '../../../src/server/node/index.js';
 import { FIXTURES } from '../helpers.js';
 import { toJpeg } from './head.js';
+import { gifFrames } from './video-frames.js';
 
 const pool = createFacePool({ workers: 1 });
 after(() => pool.close());
 
 /** Each frame of a clip, through the models: the one face found in it. */
 async function clip(name: string): Promise<FaceFound[]> {
-  const gif = new GifReader(readFileSync(`${FIXTURES}liveness/${name}.gif`));
-  const pixels = new Uint8ClampedArray(gif.width * gif.height * 4);
-  const frames: Uint8Array[] = [];
-  for (let i = 0; i < gif.numFrames(); i++) {
-    gif.decodeAndBlitFrameRGBA(i, pixels);
-    frames.push(toJpeg({ data: pixels, width: gif.width, height: gif.height }, 92));
-  }
-  const found = await pool.observe(frames);
+  const found = await pool.observe(gifFrames(`${FIXTURES}liveness/${name}.gif`).map((frame) => toJpeg(frame, 92)));
   assert.ok(found.every((faces) => faces.length === 1), 'one face in every frame');
   return found.map((faces) => faces[0]!);
 }

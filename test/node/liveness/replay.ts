@@ -128,12 +128,3 @@ export function printed(photo: Rgba, { pitch = 3, seed = 1 } = {}): Rgba {
   }
   return { data: out, width: photo.width, height: photo.height };
 }
-
-/** The part of `image` within `region`: what a screen shows when the video is zoomed, or the camera held closer. */
-export function cropTo(image: Rgba, region: { x: number; y: number; width: number; height: number }): Rgba {
-  const [x0, y0] = [Math.max(0, Math.round(region.x)), Math.max(0, Math.round(region.y))];
-  const [width, height] = [Math.min(image.width - x0, Math.round(region.width)), Math.min(image.height - y0, Math.round(region.height))];
-  const data = new Uint8ClampedArray(width * height * 4);
-  for (let y = 0; y < height; y++) data.set(image.data.subarray(((y0 + y) * image.width + x0) * 4, ((y0 + y) * image.width + x0 + width) * 4), y * width * 4);
-  return { data, width, height };
-}

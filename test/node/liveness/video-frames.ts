@@ -1,10 +1,22 @@
 /**
- * Frames of a fixture's video (H.264 MP4), as the camera gave them: Chromium decodes the file and
- * each frame is read back from a canvas at its own size. Node has no video decoder of its own, and
- * Chromium is on every machine that runs the browser tests.
+ * Frames of the fixtures' clips of real people. A GIF is decoded here (omggif); an H.264 MP4 by
+ * Chromium, each frame read back from a canvas at its own size: Node has no video decoder of its
+ * own, and Chromium is on every machine that runs the browser tests.
  */
+import { readFileSync } from 'node:fs';
+import { GifReader } from 'omggif';
 import puppeteer from 'puppeteer-core';
 import type { Rgba } from './head.js';
+
+/** Every frame of a GIF, each drawn over the last as the GIF plays. */
+export function gifFrames(path: string): Rgba[] {
+  const gif = new GifReader(readFileSync(path));
+  const pixels = new Uint8ClampedArray(gif.width * gif.height * 4);
+  return Array.from({ length: gif.numFrames() }, (_, i) => {
+    gif.decodeAndBlitFrameRGBA(i, pixels);
+    return { data: pixels.slice(), width: gif.width, height: gif.height };
+  });
+}
 
 /** The frames of `path` every `step` seconds, from `from` to `to` (the end by default). */
 export async function videoFrames(path: string, { step = 0.2, from = 0, to = Infinity } = {}): Promise<Rgba[]> {
