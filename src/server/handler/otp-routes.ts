@@ -188,15 +188,16 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   // One plan, the request's one round trip: the code, the number's budget and the pressure read,
   // the missing code told first; proof, where the pressure asks it, with this session's own wrong
   // codes on top. Then the check counted before the service is asked, as if the code were wrong,
-  // so that parallel guesses cannot slip past the caps and a wrong code needs no second trip:
-  // against this code, the number's budgets and the pressure. Its guess is claimed, which uses a
-  // right code up at once (of concurrent right answers, one gets a receipt, even from a service
-  // that would accept a code twice); a code typed again is answered without asking the service.
+  // so that parallel guesses cannot slip past the caps: against this code and the number's
+  // budgets (the network's and the site's pressure count answered wrong codes, below). Its guess
+  // is claimed, which uses a right code up at once (of concurrent right answers, one gets a
+  // receipt, even from a service that would accept a code twice); a code typed again is answered
+  // without asking the service.
   const plan: PlanStep[] = [{ op: 'get', key: challenge, need: 'expired' }, ...budget.steps(0), ...verifyPressure(ctx, budget.network, attempts)];
   const own = plan.length - 1;
   plan.push(await proofGate(ctx, body, scope, 'own'));
   const tried = add(plan, { op: 'claim', key: keys.codeTried(session, id, await ctx.hash(`otp:${otp}`)), seconds: limits.challengeSeconds, need: TRIED });
-  plan.push({ op: 'increment', key: attempts, seconds: limits.challengeSeconds, max: limits.maxWrongCodes, need: 'attempts' }, ...budget.steps(1), ...budget.wrong());
+  plan.push({ op: 'increment', key: attempts, seconds: limits.challengeSeconds, max: limits.maxWrongCodes, need: 'attempts' }, ...budget.steps(1));
   const { results, stop } = await runPlan(store, plan);
   if (stop?.reason === 'expired') fail('code_expired', EXPIRED);
   if (stop?.reason === GUESSES) throw budget.refusal(stop.retryAfter);
@@ -212,6 +213,11 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
   } catch (error) {
     const code = error instanceof ServiceError ? error.code : null;
     if (code === 'wrong_code') {
+      // The network's and the site's pressure count wrong codes the service has answered, never a
+      // check in flight: on a busy site hundreds of right codes are in flight at once, and counted
+      // first, they made their own pressure (a proof of work for people typing the right code).
+      // Signals only: the caps above were counted before the service was asked.
+      await runPlan(store, budget.wrong());
       if (attemptsLeft === 0) fail('too_many_attempts', SPENT, { attemptsLeft });
       fail('wrong_code', 'That code is not right.', { attemptsLeft });
     }
