@@ -56,7 +56,15 @@ function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challen
     ? html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(taken + 1), total: number.format(state.live.moves.length + 1) })}</p>`
     : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
   const below = html`${progress}<div class="actions">${otherWayButton(t, v.accountWay)}</div>`;
-  return camera(v, t.liveHeading, move === null && state.live !== null, arrow, move ? t[`move_${move}`] : t.liveFrontal, 'instruction', below);
+  return camera(v, t.liveHeading, move === null && state.live !== null, arrow, liveInstruction(t, move), 'instruction', below);
+}
+
+/**
+ * What a live challenge asks now, on screen and in the live region alike: the frontal look, or a
+ * movement and to hold it (its frame is taken at the end of its time, not at its start).
+ */
+export function liveInstruction(t: FaceStrings, move: LivenessMove | null): string {
+  return move ? `${t[`move_${move}`]} ${t.liveHold}` : t.liveFrontal;
 }
 
 function uploadButton(v: FaceView) {

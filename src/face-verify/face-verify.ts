@@ -6,7 +6,7 @@ import { onDemand } from '../internal/on-demand.js';
 import type { FaceDetectorLike } from './face-detector.js';
 import { filesAllowed, initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState, type FaceStep } from './face-verify.flow.js';
 import { styles } from './face-verify.styles.js';
-import { renderFaceStep, type FaceView } from './face-verify.templates.js';
+import { liveInstruction, renderFaceStep, type FaceView } from './face-verify.templates.js';
 import type { QualityProblem } from './frame-quality.js';
 import type { ChallengeHost } from './live-challenge.js';
 import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
@@ -104,7 +104,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   photo: HTMLCanvasElement | null = null;
   #spoken = '';
   /** What a live challenge needs of the element (live-challenge.ts). */
-  readonly #live: ChallengeHost = { requests: this.requests, flow: this.flow, video: () => (this.isConnected ? this.renderRoot.querySelector('video') : null), failed: (e) => this.reportLiveFailure(e), instruct: (move) => this.announce(move ? this.t[`move_${move}`] : this.t.liveFrontal) };
+  readonly #live: ChallengeHost = { requests: this.requests, flow: this.flow, video: () => (this.isConnected ? this.renderRoot.querySelector('video') : null), failed: (e) => this.reportLiveFailure(e), instruct: (move) => this.announce(liveInstruction(this.t, move)) };
 
   protected renderStep() {
     return renderFaceStep(this);

@@ -73,6 +73,7 @@ export const ar: Strings = {
   move_up: 'ارفع رأسك إلى الأعلى.',
   move_down: 'أخفض رأسك إلى الأسفل.',
   move_closer: 'اقترب من الكاميرا.',
+  liveHold: 'ابقَ على هذه الوضعية حتى الخطوة التالية.',
   liveProgress: 'الخطوة {step} من {total}',
   error_liveness_failed: 'لم نتمكن من التأكد من وجود شخص حي. حاول مرة أخرى واتبع كل حركة.',
   error_liveness_required: 'انتهت صلاحية هذا التحقق. حاول مرة أخرى.',

@@ -73,6 +73,7 @@ export const bn: Strings = {
   move_up: 'মাথা উপরের দিকে তুলুন।',
   move_down: 'মাথা নিচের দিকে নামান।',
   move_closer: 'ক্যামেরার কাছে আসুন।',
+  liveHold: 'পরের ধাপ পর্যন্ত এভাবেই থাকুন।',
   liveProgress: 'ধাপ {step} / {total}',
   error_liveness_failed: 'আমরা একজন জীবিত মানুষ নিশ্চিত করতে পারিনি। প্রতিটি নড়াচড়া অনুসরণ করে আবার চেষ্টা করুন।',
   error_liveness_required: 'এই যাচাইয়ের মেয়াদ শেষ হয়েছে। আবার চেষ্টা করুন।',

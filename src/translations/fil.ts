@@ -73,6 +73,7 @@ export const fil: Strings = {
   move_up: 'Itingala ang ulo mo.',
   move_down: 'Iyuko ang ulo mo.',
   move_closer: 'Lumapit sa camera.',
+  liveHold: 'Manatili nang ganyan hanggang sa susunod na hakbang.',
   liveProgress: 'Hakbang {step} sa {total}',
   error_liveness_failed: 'Hindi namin nakitang buhay na tao ang nasa camera. Subukan muli at sundin ang bawat galaw.',
   error_liveness_required: 'Nag-expire na ang pagsusuring ito. Pakisubukan muli.',

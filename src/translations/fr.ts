@@ -73,6 +73,7 @@ export const fr: Strings = {
   move_up: 'Levez la tête.',
   move_down: 'Baissez la tête.',
   move_closer: 'Rapprochez-vous de la caméra.',
+  liveHold: 'Restez ainsi jusqu’à l’étape suivante.',
   liveProgress: 'Étape {step} sur {total}',
   error_liveness_failed: 'Nous n’avons pas pu voir une personne réelle. Réessayez en suivant chaque mouvement.',
   error_liveness_required: 'Cette vérification a expiré. Veuillez réessayer.',

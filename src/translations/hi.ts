@@ -73,6 +73,7 @@ export const hi: Strings = {
   move_up: 'अपना सिर ऊपर उठाएँ।',
   move_down: 'अपना सिर नीचे झुकाएँ।',
   move_closer: 'कैमरे के पास आएँ।',
+  liveHold: 'अगले चरण तक ऐसे ही रहें।',
   liveProgress: 'चरण {step} / {total}',
   error_liveness_failed: 'हम किसी जीवित व्यक्ति की पुष्टि नहीं कर सके। हर गतिविधि करते हुए फिर से कोशिश करें।',
   error_liveness_required: 'यह जाँच समाप्त हो गई है। कृपया फिर से कोशिश करें।',

@@ -73,6 +73,7 @@ export const id: Strings = {
   move_up: 'Dongakkan kepala Anda.',
   move_down: 'Tundukkan kepala Anda.',
   move_closer: 'Mendekatlah ke kamera.',
+  liveHold: 'Tahan posisi ini sampai langkah berikutnya.',
   liveProgress: 'Langkah {step} dari {total}',
   error_liveness_failed: 'Kami tidak dapat memastikan ada orang sungguhan. Coba lagi dan ikuti setiap gerakan.',
   error_liveness_required: 'Pemeriksaan ini sudah kedaluwarsa. Silakan coba lagi.',

@@ -73,6 +73,7 @@ export const tr: Strings = {
   move_up: 'Başınızı yukarı kaldırın.',
   move_down: 'Başınızı aşağı eğin.',
   move_closer: 'Kameraya yaklaşın.',
+  liveHold: 'Bir sonraki adıma kadar böyle kalın.',
   liveProgress: 'Adım {step}/{total}',
   error_liveness_failed: 'Canlı bir kişi göremedik. Her hareketi yaparak tekrar deneyin.',
   error_liveness_required: 'Bu kontrolün süresi doldu. Lütfen tekrar deneyin.',

@@ -73,6 +73,7 @@ export const ur: Strings = {
   move_up: 'اپنا سر اوپر اٹھائیں۔',
   move_down: 'اپنا سر نیچے جھکائیں۔',
   move_closer: 'کیمرے کے قریب آئیں۔',
+  liveHold: 'اگلے مرحلے تک اسی طرح رہیں۔',
   liveProgress: 'مرحلہ {step} از {total}',
   error_liveness_failed: 'ہم کسی زندہ شخص کی تصدیق نہیں کر سکے۔ ہر حرکت پر عمل کرتے ہوئے دوبارہ کوشش کریں۔',
   error_liveness_required: 'اس جانچ کی مدت ختم ہو گئی ہے۔ براہ کرم دوبارہ کوشش کریں۔',

@@ -35,6 +35,7 @@ export const face = {
   move_up: 'Tilt your head up.',
   move_down: 'Tilt your head down.',
   move_closer: 'Move closer to the camera.',
+  liveHold: 'Hold it there until the next step.',
   liveProgress: 'Step {step} of {total}',
   error_liveness_failed: 'We couldn’t see a live person. Try again, following each movement.',
   error_liveness_required: 'This check has expired. Please try again.',

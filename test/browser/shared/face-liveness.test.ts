@@ -60,7 +60,8 @@ describe('<face-verify> with a live challenge', function () {
     const said: string[] = [];
     new MutationObserver(() => said.push(text(element, 'live'))).observe(element.shadowRoot!, { subtree: true, childList: true, characterData: true });
     await toMovement(element);
-    expect(text(element, 'feedback')).to.equal('Turn your head to your left.');
+    // Told to hold it: its frame is taken at the end of its time.
+    expect(text(element, 'feedback')).to.equal('Turn your head to your left. Hold it there until the next step.');
     expect(element.shadowRoot!.querySelector('[part~="arrow"]')!.classList.contains('left')).to.equal(true);
     await untilFaceStep(element, 'success');
     const sent = host.calls.find((call) => call.route === 'verify-by-face')!.body;
@@ -69,7 +70,7 @@ describe('<face-verify> with a live challenge', function () {
     const frames = sent.frames as string[];
     expect(frames).to.have.length(3);
     for (const frame of frames) expect(frame.startsWith('/9j/'), 'a JPEG, in base64').to.equal(true);
-    expect(said.join('|')).to.include('Look straight at the camera.').and.include('Turn your head to your left.').and.include('Tilt your head up.');
+    expect(said.join('|')).to.include('Look straight at the camera.').and.include('Turn your head to your left. Hold it there until the next step.').and.include('Tilt your head up. Hold it there until the next step.');
   });
 
   it('a refused answer says which movement and the tries left, on screen, in the live region and in the event; offers no file; Try again asks for a new challenge', async () => {
@@ -112,7 +113,7 @@ describe('<face-verify> with a live challenge', function () {
       const screen = arrow.querySelector('path')!.getScreenCTM()!;
       const [tail, tip] = [new DOMPoint(66, 50).matrixTransform(screen), new DOMPoint(34, 50).matrixTransform(screen)];
       expect(tip.x, 'the tip, on the screen\'s left').to.be.below(tail.x - 10);
-      expect(text(element, 'feedback')).to.equal(lang === 'ar' ? 'أدر رأسك إلى يسارك.' : 'اپنا سر اپنی بائیں طرف موڑیں۔');
+      expect(text(element, 'feedback')).to.equal(lang === 'ar' ? 'أدر رأسك إلى يسارك. ابقَ على هذه الوضعية حتى الخطوة التالية.' : 'اپنا سر اپنی بائیں طرف موڑیں۔ اگلے مرحلے تک اسی طرح رہیں۔');
       element.remove();
     });
   }

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jpeg from 'jpeg-js';
 import { measureFrame, qualityProblems, type Pixels } from '../../../src/face-verify/frame-quality.js';
-import { mjpegFrames } from '../helpers.js';
+import { FIXTURES as FIXTURE_DIR, mjpegFrames } from '../helpers.js';
+import { gifFrames, videoFrames } from '../liveness/video-frames.js';
 
 const FIXTURES = ['obama_1', 'obama_2', 'biden_1', 'biden_2', 'rose_leslie_1', 'rose_leslie_2', 'alex_lacamoire_1', 'alex_lacamoire_2', 'noface_coffee', 'noface_rocket', 'two_faces_obama_biden'];
 
@@ -50,6 +51,22 @@ describe('frame quality on the fixture frames', () => {
       assert.deepEqual(light(exposed(original, 0.3, 200)), ['too-bright']);
     });
   }
+});
+
+describe('frame quality on real people (the fixtures\' webcam clips and clips of people)', () => {
+  it('every frame passes the light and sharpness gate: the challenge starts by itself', async () => {
+    const clips = {
+      'webcam 1': await videoFrames(`${FIXTURE_DIR}liveness/webcam_closer_farther_1.mp4`, { step: 1 }),
+      'webcam 2': await videoFrames(`${FIXTURE_DIR}liveness/webcam_closer_farther_2.mp4`, { step: 1 }),
+      'a woman turning': gifFrames(`${FIXTURE_DIR}liveness/head_turn_female.gif`),
+      'a man holding still': gifFrames(`${FIXTURE_DIR}liveness/head_still_male.gif`),
+    };
+    for (const [clip, frames] of Object.entries(clips)) {
+      const sharpness = frames.map((f) => measureFrame(f).sharpness);
+      console.log(`# ${clip}: ${frames.length} frames, sharpness ${Math.min(...sharpness).toFixed(0)} to ${Math.max(...sharpness).toFixed(0)}`);
+      for (const [i, f] of frames.entries()) assert.deepEqual(qualityProblems(measureFrame(f), f), [], `${clip}, frame ${i}`);
+    }
+  });
 });
 
 describe('face placement', () => {
