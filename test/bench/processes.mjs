@@ -24,6 +24,11 @@ export function startEmulatorProcess() {
   return start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
 }
 
+/** The handler with its live check (liveness-server.mjs), built, in a process of its own, calling `emulatorUrl`. */
+export function startLivenessHandler(emulatorUrl) {
+  return start([here('./liveness-server.mjs'), emulatorUrl, KEY], /handler (\S+)/);
+}
+
 export async function startEmulatorAndHandler({ baselines = false, store = 'memory' } = {}) {
   const emulator = await startEmulatorProcess();
   const handler = await start([here('./handler-server.mjs'), emulator.url, KEY, 'node', store], /handler (\S+)/);

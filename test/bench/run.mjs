@@ -31,7 +31,7 @@ console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./durable-o
 console.log('\nHostile bodies (budget: other callers\' requests stay under 50 ms at p99 while they are refused)');
 console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500'], { encoding: 'utf8' }).trim());
 
-console.log('\nLive faces (budgets: at most 1 s of CPU per check on one core, models warm; 20 checks at once leave the event loop under 50 ms late)');
+console.log('\nLive faces, on the site\'s server alone (budgets: at most 0.5 s of CPU per check on one core, models warm; at most 400 MB with the models loaded; 20 checks at once leave the event loop under 50 ms late)');
 console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./liveness.ts'), '20'], { encoding: 'utf8' }).trim());
 
 console.log('\nEmulator comparisons (development only: ms per comparison through its HTTP interface, decoding included)');
