@@ -40,6 +40,16 @@ interface Job {
   reject(error: Error): void;
 }
 
+/**
+ * A face worker's JavaScript heap. The pictures and the models live outside it (typed arrays, the
+ * WASM heap, onnxruntime); what is in it dies young: the decoder's and the crops' small objects.
+ * Left to V8's defaults, a worker let that garbage grow before collecting it: with these limits a
+ * server held 341 to 345 MB after 20 checks instead of 372 to 455, at the same CPU, and the
+ * largest picture the decoder takes (2.4 megapixels) still passes. A worker that outgrows them
+ * fails its own check (503) and the next starts a new one.
+ */
+const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+
 export function createFacePool({ workers = Math.max(1, availableParallelism() - 1), maxQueue = 32 }: FacePoolOptions = {}): FacePool {
   const script = new URL('./face-worker.mjs', import.meta.url);
   const idle: Worker[] = [];
@@ -50,7 +60,7 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
   let lastCpuMs = 0;
 
   const start = () => {
-    const worker = new Worker(script);
+    const worker = new Worker(script, { resourceLimits: WORKER_HEAP });
     worker.unref();
     worker.on('message', (answer: FaceAnswer) => {
       const entry = running.get(answer.id);
