@@ -12,7 +12,8 @@ import type { Shape } from './head.js';
 import { CHALLENGES, presentAll, table, type Tally } from './presentation-attacks.js';
 import { FORCED, GENUINE, landmarksOf, MOVES, PEOPLE, photo, views, type Views } from './presentations.js';
 
-const pool = createFacePool({ workers: 1 });
+// Two workers: the presentations are seen several at once, while the drawing goes on beside them.
+const pool = createFacePool({ workers: 2, maxQueue: 64 });
 after(() => pool.close());
 
 /** The frames of `person`'s photo as `shape`, moved as a person would or further, through the models. */
@@ -30,10 +31,12 @@ describe('the liveness judge, each rule alone', () => {
   let bent: Views[];
   let rolled: Views[];
   before(async () => {
-    [obama, biden] = [await seen('obama_1', 'head'), await seen('biden_1', 'head')];
-    [bent, rolled] = [[], []];
-    for (const person of PEOPLE) bent.push(await seen(`${person}_1`, 'bent'));
-    for (const person of PEOPLE) rolled.push(await seen(`${person}_1`, 'rolled', FORCED));
+    [obama, biden, bent, rolled] = await Promise.all([
+      seen('obama_1', 'head'),
+      seen('biden_1', 'head'),
+      Promise.all(PEOPLE.map((person) => seen(`${person}_1`, 'bent'))),
+      Promise.all(PEOPLE.map((person) => seen(`${person}_1`, 'rolled', FORCED))),
+    ]);
   });
 
   it('a person making the movements asked is live', () => {

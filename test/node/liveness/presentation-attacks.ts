@@ -33,6 +33,16 @@ export interface Tally {
   reasons: Record<string, number>;
 }
 
+/** The pictures presented, each as it is shaped and moved. */
+const PICTURES: [Kind, Shape, Record<LivenessMove, Pose>][] = [
+  ['flat picture moved as asked', 'flat', GENUINE],
+  ['flat picture moved further', 'flat', FORCED],
+  ['bent print moved as asked', 'bent', GENUINE],
+  ['bent print moved further', 'bent', FORCED],
+  ['print rolled as round as a face, moved further', 'rolled', FORCED],
+  ['print bent across, moved further', 'bent across', FORCED],
+];
+
 export async function presentAll(pool: FacePool, people: readonly string[] = PEOPLE): Promise<Tally[]> {
   const tallies = new Map<Kind, Tally>();
   const count = (kind: Kind, verdict: Verdict) => {
@@ -42,21 +52,23 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
     else tally.reasons[verdict.reason] = (tally.reasons[verdict.reason] ?? 0) + 1;
     tallies.set(kind, tally);
   };
+  // Each person's presentations seen at once (the pool's workers and the drawing share the cores),
+  // then judged in order: another person's frame is the one before.
+  const seenAll = await Promise.all(
+    people.map(async (person) => {
+      const source = photo(`${person}_1`);
+      const landmarks = await landmarksOf(pool, source);
+      const seen = (shape: Shape, poses: Record<LivenessMove, Pose>) => views(pool, source, landmarks, shape, poses);
+      const [head, still, kinds] = await Promise.all([
+        seen('head', GENUINE),
+        pool.observe([0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 }))),
+        Promise.all(PICTURES.map(async ([kind, shape, poses]) => [kind, await seen(shape, poses)] as [Kind, Views])),
+      ]);
+      return { head, still, kinds };
+    }),
+  );
   let previous: FaceFound[] | null = null;
-  for (const person of people) {
-    const source = photo(`${person}_1`);
-    const landmarks = await landmarksOf(pool, source);
-    const seen = (shape: Shape, poses: Record<LivenessMove, Pose>) => views(pool, source, landmarks, shape, poses);
-    const head = await seen('head', GENUINE);
-    const still = await pool.observe([0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 })));
-    const kinds: [Kind, Views][] = [
-      ['flat picture moved as asked', await seen('flat', GENUINE)],
-      ['flat picture moved further', await seen('flat', FORCED)],
-      ['bent print moved as asked', await seen('bent', GENUINE)],
-      ['bent print moved further', await seen('bent', FORCED)],
-      ['print rolled as round as a face, moved further', await seen('rolled', FORCED)],
-      ['print bent across, moved further', await seen('bent across', FORCED)],
-    ];
+  for (const { head, still, kinds } of seenAll) {
     for (const [a, b] of CHALLENGES as [LivenessMove, LivenessMove][]) {
       count('person', judge([head.front, head[a], head[b]], [a, b]));
       count('photo held still', judge(still, [a, b]));
