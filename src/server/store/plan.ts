@@ -78,6 +78,8 @@ export function inverse(plan: PlanStep[], results: unknown[], upTo = plan.length
     else if (step.op === 'spend' && step.step === 1 && (result as BudgetAnswer).spent) undo.push({ op: 'giveBack', key: step.key, max: step.max, seconds: step.seconds });
     else if (step.op === 'increment') undo.push({ op: 'decrement', key: step.key });
     else if (step.op === 'set' || step.op === 'delete') {
+      // What it replaced is unknown (its read failed beside it): left as it is.
+      if (step.was !== undefined && results[step.was] === undefined) continue;
       const was = step.was === undefined ? null : (results[step.was] as string | null);
       undo.push(was === null ? { op: 'delete', key: step.key, seconds: 0 } : { op: 'set', key: step.key, seconds: step.seconds, value: was });
     }
@@ -131,11 +133,32 @@ export function* interpret(plan: PlanStep[]): Generator<Operation[], PlanAnswer,
   return { results };
 }
 
-/** Runs a plan with a store's single operations: each group's at once (one round trip on a pipelining client). */
+/**
+ * Runs a plan with a store's single operations: each group's at once (one round trip on a
+ * pipelining client). Where one fails (a cluster's master dying between two of them), what the
+ * others changed is put back as far as the store still answers, then the failure is thrown: a
+ * fault costs the person a retry, never an attempt or a budget's share.
+ */
 export async function runWith(store: VerifyStore, plan: PlanStep[]): Promise<PlanAnswer> {
   const steps = interpret(plan);
+  const results: unknown[] = new Array(plan.length);
   let next = steps.next();
-  while (!next.done) next = steps.next(await Promise.all(next.value.map((step) => operate(store, step))));
+  while (!next.done) {
+    const group = next.value;
+    const settled = await Promise.allSettled(group.map((step) => operate(store, step)));
+    settled.forEach((answer, i) => {
+      const at = plan.indexOf(group[i]!);
+      if (answer.status === 'fulfilled' && at >= 0) results[at] = answer.value ?? null;
+    });
+    const failed = settled.find((answer) => answer.status === 'rejected');
+    if (failed) {
+      // Not when the group was the plan's own undo (after a stop): what it put back is not known.
+      const undoing = !group.some((step) => plan.includes(step)) && group[0]?.op !== 'claim';
+      if (!undoing) await Promise.allSettled(inverse(plan, results).map((step) => operate(store, step)));
+      throw failed.reason;
+    }
+    next = steps.next(settled.map((answer) => (answer as PromiseFulfilledResult<unknown>).value));
+  }
   return next.value;
 }
 

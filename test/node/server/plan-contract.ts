@@ -99,6 +99,22 @@ export function planContract(make: () => VerifyStore): void {
     assert.equal((await store.spend('spent', 3, 60, 0)).used, 1);
   });
 
+  it('with the single operations, a store failing midway (a master dying) changes nothing: what ran is put back, and the failure thrown', async () => {
+    const store = make();
+    await store.set('code', 60, 'email');
+    // The destination's master is gone: every other operation of the send has run when its fails.
+    const failing = new Proxy(store, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (key: string, ...rest: unknown[]) => (key === 'dest' ? Promise.reject(new Error('the master is gone')) : value.call(target, key, ...rest));
+      },
+    });
+    await assert.rejects(runWith(failing, SEND), /the master is gone/);
+    assert.deepEqual(await state(store, ['cool', 'code', 'net', 'dest']), [null, 'email', '0', null]);
+    assert.equal((await store.spend('budget', 2, 60, 0)).used, 0, 'the budget given back');
+  });
+
   it('with the single operations (a store without run), the same answers', async () => {
     const [store, reference] = [make(), new MemoryStore()];
     for (let i = 0; i < 4; i++) {
