@@ -17,7 +17,9 @@ const checks = Number(process.argv[2] ?? 20);
 const emu = await startEmulatorProcess();
 // The site's server: the built handler and its face pool, alone in its process.
 const site = await startLivenessHandler(emu.url);
-const stats = async () => (await (await fetch(site.url.replace(/\/verify$/, '/__bench/stats'))).json()) as { before: number; rss: number; cpuMs: number; lagP99Ms: number; lagMaxMs: number };
+/** The server's own bench routes (liveness-server.mjs), beside its handler's. */
+const bench = (route: 'stats' | 'lag') => fetch(site.url.replace(/\/verify$/, `/__bench/${route}`));
+const stats = async () => (await (await bench('stats')).json()) as { before: number; rss: number; cpuMs: number; lagP99Ms: number; lagMaxMs: number };
 const call = async (route: string, body: object | string, user: string, session: string) => {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const response = await fetch(`${site.url}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(site.url).origin, 'x-user': user, 'x-session': session }, body: text });
@@ -51,7 +53,7 @@ const alone: number[] = [];
 for (let i = 0; i < 9; i++) alone.push((await check(100 + i)).cpuMs);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-await fetch(site.url.replace(/\/verify$/, '/__bench/lag'));
+await bench('lag');
 const sends: number[] = [];
 let running = true;
 const sender = (async () => {
