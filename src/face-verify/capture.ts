@@ -3,12 +3,14 @@
  * challenge. <face-verify> fetches it when the person starts or picks a file, so that a page that
  * shows only the priming step does not carry it.
  */
-import type { ReactiveControllerHost } from 'lit';
 import type { CameraFailure, LivenessMove } from '../core/protocol.js';
 import { failureOf } from '../internal/device-controller.js';
 import { CameraController } from './camera-controller.js';
-import { browserFaceDetector, type FaceDetectorLike } from './face-detector.js';
-import { FrameSampler, type FrameSamplerOptions } from './frame-sampler.js';
+import { browserFaceDetector } from './face-detector.js';
+import { readyToCapture } from './face-verify.flow.js';
+import { liveInstruction } from './face-verify.templates.js';
+import type { FaceVerify } from './face-verify.js';
+import { FrameSampler } from './frame-sampler.js';
 import { runChallenge } from './live-challenge.js';
 import { snapshot } from './snapshot.js';
 
@@ -25,28 +27,86 @@ const ARROWS: Record<LivenessMove, string> = {
   closer: 'M38 38L26 26M26 36V26H36M62 38L74 26M64 26H74V36M38 62L26 74M26 64V74H36M62 62L74 74M74 64V74H64',
 };
 
-/** `sampling.detector` answers undefined for the browser's own detector, where there is one. */
-export function captureTools(host: ReactiveControllerHost & HTMLElement, released: () => void, sampling: Omit<FrameSamplerOptions, 'detector'> & { detector(): FaceDetectorLike | null | undefined }) {
+/**
+ * The camera step's tools and what the element does with them: open the camera, hear the quality
+ * gate, take the photo (or read a chosen file), lead a live challenge.
+ */
+export function captureTools(element: FaceVerify) {
   const browserDetector = browserFaceDetector();
-  const detector = () => {
-    const chosen = sampling.detector();
-    return chosen === undefined ? browserDetector : chosen;
+  const video = () => (element.isConnected ? element.renderRoot.querySelector('video') : null);
+  let spoken = '';
+  /** Says what the gate asks, when it changes, in the live region as well as on screen. */
+  const speak = (text: string) => {
+    if (text === spoken) return;
+    spoken = text;
+    element.announce(text);
   };
-  return {
-    camera: new CameraController(host, released),
-    sampler: new FrameSampler(host, { ...sampling, detector }),
+  const tools = {
+    camera: new CameraController(element, () => element.flow.send({ type: 'released' })),
+    sampler: new FrameSampler(element, {
+      video,
+      detector: () => (element.detector === undefined ? browserDetector : element.detector),
+      active: () => element.step === 'preview',
+      // A photo is taken by itself once the gate has held (unless `manual`).
+      measured: (problems) => {
+        element.flow.send({ type: 'quality', problems, now: performance.now() });
+        speak(problems[0] ? element.t[`quality_${problems[0]}`] : element.t.qualityGood);
+        if (element.manual || !readyToCapture(element.flow.state, performance.now())) return true;
+        void element.capture();
+        return false;
+      },
+    }),
+    arrows: ARROWS,
+
+    /** Opens the camera (the default one, or the one named), or tells why it cannot. */
+    async open(deviceId: string | null): Promise<void> {
+      try {
+        await tools.camera.open(deviceId);
+        element.flow.send({ type: 'granted' });
+      } catch (error) {
+        if (!element.isConnected) return;
+        const reason = failureOf<CameraFailure>(error);
+        element.flow.send({ type: 'camera-failed', reason, filesAllowed: element.filesAllowed });
+        element.reportDeviceFailure(reason);
+      }
+    },
+
     /** The shutter, for review: the canvas shown as a picture the review's heading already names. */
-    async shoot(source: HTMLVideoElement | ImageBitmap, maxSide: number) {
-      const shot = await snapshot(source, { maxSide });
+    async shoot(source: HTMLVideoElement | ImageBitmap, from: 'camera' | 'file') {
+      const shot = await snapshot(source, { maxSide: element.maxSide });
       shot.canvas.setAttribute('part', 'photo');
       shot.canvas.setAttribute('aria-hidden', 'true');
-      return shot;
+      element.photo = shot.canvas;
+      element.flow.send({ type: 'capture', image: shot.base64, source: from });
     },
-    runChallenge,
-    arrows: ARROWS,
-    /** Why the camera did not open. */
-    failure: failureOf<CameraFailure>,
+
+    /** The preview's frame; where the host checks faces live, the framed face starts the movements instead. */
+    async capture(): Promise<void> {
+      const preview = video();
+      if (element.step !== 'preview' || !preview?.videoWidth) return;
+      if (element.config?.liveness) return element.flow.send({ type: 'live' });
+      await tools.shoot(preview, 'camera');
+    },
+
+    /** A chosen photo instead of the camera's, for review. */
+    async useFile(file: File): Promise<void> {
+      const bitmap = await createImageBitmap(file).catch(() => null);
+      if (bitmap) return tools.shoot(bitmap, 'file');
+      element.flow.send({ type: 'file-refused' });
+      element.announce(element.t.error_bad_file);
+    },
+
+    /** Leads the live challenge the host chooses (live-challenge.ts). */
+    challenge: () =>
+      runChallenge({
+        requests: element.requests,
+        flow: element.flow,
+        video,
+        failed: (error) => element.reportLiveFailure(error),
+        instruct: (move) => element.announce(liveInstruction(element.t, move)),
+      }),
   };
+  return tools;
 }
 
 export type CaptureTools = ReturnType<typeof captureTools>;

@@ -3,7 +3,7 @@
  * of its own, so every path is tested on Node. The element opens the camera, measures frames and
  * uploads as the steps ask.
  */
-import type { AccountProblem, SampleEvent, CameraFailure, ConfigResponse, ErrorCode, FaceStep, LivenessMove, StepsOf } from '../core/protocol.js';
+import type { AccountProblem, SampleEvent, CameraFailure, ErrorCode, FaceStep, LivenessMove, StepsOf } from '../core/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 
 export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
@@ -68,12 +68,6 @@ export type FaceEvent =
   | SampleEvent;
 
 export const initialFaceState: FaceState = { step: 'priming' };
-
-/** Whether a photo file may stand in for the camera: never where the host wants a live face, but to register when it says so. */
-export function filesAllowed(config: Pick<ConfigResponse, 'liveness'> | undefined, mode: 'verify' | 'enroll'): boolean {
-  const live = config?.liveness;
-  return !live || (mode === 'enroll' && live.photoEnrolment);
-}
 
 /** How long the quality must hold before the widget captures by itself. */
 export const STEADY_MS = 900;

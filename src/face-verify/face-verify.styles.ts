@@ -1,9 +1,10 @@
 import { css } from 'lit';
-import { baseStyles } from '../internal/base.styles.js';
+import { stepStyles } from '../internal/step.styles.js';
 import { handoffStyles } from '../internal/handoff.styles.js';
 
-export const styles = [
-  baseStyles,
+/** The look of the steps after the first, which comes with their code. */
+export const laterStyles = [
+  stepStyles,
   handoffStyles,
   css`
     .stage {
@@ -93,18 +94,6 @@ export const styles = [
     .progress {
       text-align: center;
       margin-block: 0;
-    }
-    .upload {
-      display: inline-flex;
-      align-items: center;
-      cursor: pointer;
-      min-block-size: 2.75em;
-      padding: 0.5em 1.1em;
-      border-radius: var(--verify-radius);
-    }
-    .upload:focus-within {
-      outline: 2px solid var(--verify-accent);
-      outline-offset: 2px;
     }
   `,
 ];

@@ -1,10 +1,10 @@
 /** The markup of each <face-verify> step, read from the element through FaceView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { filesAllowed, type FaceEvent, type FaceState } from './face-verify.flow.js';
+import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import type { ConfigResponse, LivenessMove } from '../core/protocol.js';
-import { format } from '../internal/localize.js';
+import { format } from '../core/format.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
-import { accountActions, otherWayButton } from '../internal/account-actions.js';
+import { accountButton } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
 import type { FaceStrings } from '../translations/en/face.js';
 
@@ -20,6 +20,8 @@ export interface FaceView extends SampleView {
   capture(): Promise<void>;
   openCamera(deviceId: string | null): Promise<void>;
   useFile(file: File): Promise<void>;
+  /** "Upload a photo instead" (first-step.ts). */
+  uploadButton(): TemplateResult;
 }
 
 /** The video and the oval the person frames their face in (`good` once the gate is satisfied). */
@@ -55,7 +57,7 @@ function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challen
   const progress = state.live
     ? html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(taken + 1), total: number.format(state.live.moves.length + 1) })}</p>`
     : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
-  const below = html`${progress}<div class="actions">${otherWayButton(t, v.accountWay)}</div>`;
+  const below = html`${progress}<div class="actions">${v.otherWays()}</div>`;
   return camera(v, t.liveHeading, move === null && state.live !== null, arrow, liveInstruction(t, move), 'instruction', below);
 }
 
@@ -67,32 +69,14 @@ export function liveInstruction(t: FaceStrings, move: LivenessMove | null): stri
   return move ? `${t[`move_${move}`]} ${t.liveHold}` : t.liveFrontal;
 }
 
-function uploadButton(v: FaceView) {
-  // capture="user" opens the front camera on phones; elsewhere it is a file picker.
-  return html`<label part="button upload" class="secondary upload">
-    ${v.t.uploadPhoto}
-    <input type="file" accept="image/*" capture="user" class="visually-hidden"
-      @change=${(e: Event) => {
-        const file = (e.target as HTMLInputElement).files?.[0];
-        if (file) void v.useFile(file);
-      }} />
-  </label>`;
-}
-
-export function renderFaceStep(v: FaceView): TemplateResult {
+export function renderFaceStep(v: FaceView): TemplateResult | typeof nothing {
   const { t } = v;
   const { state } = v.flow;
   const title = v.mode === 'enroll' ? t.faceEnrollHeading : t.faceHeading;
   switch (state.step) {
     case 'priming':
-      return html`${v.heading(title)}
-        ${v.phoneLink.banner()}
-        <p part="message">${t.facePriming}</p>
-        <div class="actions">
-          <button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'start' })}>${t.startCamera}</button>
-          ${filesAllowed(v.config, v.mode) ? uploadButton(v) : nothing}
-          ${otherWayButton(t, v.accountWay)}
-        </div>`;
+      // The element draws its first step itself (first-step.ts).
+      return nothing;
     case 'permission':
       return html`${v.heading(title)}<p part="message">${t.cameraAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'preview': {
@@ -127,8 +111,8 @@ export function renderFaceStep(v: FaceView): TemplateResult {
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'retry' })}>${t.tryAgain}</button>` : nothing}
           ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${() => v.flow.send({ type: 'retake' })}>${t.retake}</button>` : nothing}
-          ${state.canUpload ? uploadButton(v) : nothing}
-          ${accountActions(t, state.reason, v.accountWay)}
+          ${state.canUpload ? v.uploadButton() : nothing}
+          ${accountButton(t, state.reason, v.accountWay)}${v.otherWays()}
         </div>`;
     }
   }

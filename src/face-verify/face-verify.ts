@@ -4,12 +4,13 @@ import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { onDemand } from '../internal/on-demand.js';
 import type { FaceDetectorLike } from './face-detector.js';
-import { filesAllowed, initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState, type FaceStep } from './face-verify.flow.js';
-import { styles } from './face-verify.styles.js';
-import { liveInstruction, renderFaceStep, type FaceView } from './face-verify.templates.js';
-import type { QualityProblem } from './frame-quality.js';
-import type { ChallengeHost } from './live-challenge.js';
-import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
+import type { FaceEvent, FaceState, FaceStep } from './face-verify.flow.js';
+import type { FaceView } from './face-verify.templates.js';
+import { filesAllowed, firstStepStyles, renderFacePriming, uploadButton } from './first-step.js';
+import type { FaceStrings } from '../translations/en/face.js';
+import { biometricFirst, commonFirst, faceFirst } from '../translations/en/first.js';
+
+type FaceLater = typeof import('./later-steps.js');
 
 /**
  * Verifies a person by a selfie, or registers their face (mode="enroll"), through the host handler.
@@ -65,11 +66,11 @@ import { faceEnglish, type FaceStrings } from '../translations/en/face.js';
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implements FaceView {
+export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLater> implements FaceView {
   readonly kind = 'face';
-  static override styles = styles;
+  static override styles = firstStepStyles;
   static override properties: PropertyDeclarations = { maxSide: { attribute: 'max-side', type: Number }, manual: { type: Boolean }, detector: { attribute: false } };
-  protected readonly english = faceEnglish;
+  protected readonly firstEnglish = { ...commonFirst, ...biometricFirst, ...faceFirst };
   /** Longest side of the uploaded JPEG, in pixels. */
   maxSide = 640;
   /** Turn off capturing by itself when the quality holds; the shutter always works. */
@@ -79,22 +80,17 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
 
   /** @internal The camera step's code: the camera, the sampler, the shutter, once the person has started. */
   tools: CaptureTools | null = null;
-  /** That code (capture.ts), fetched on the first start or file. */
-  readonly #loadTools = onDemand(async (): Promise<CaptureTools> => {
-    const tools = (await import('./capture.js')).captureTools(this, () => this.flow.send({ type: 'released' }), {
-      video: () => this.renderRoot.querySelector('video'),
-      detector: () => this.detector,
-      active: () => this.step === 'preview',
-      measured: (problems) => this.#measured(problems),
-    });
-    return (this.tools = tools);
-  });
+  /** That code (capture.ts, with the later steps), fetched on the first start or file; the person is told if it cannot come. */
+  readonly #loadTools = onDemand(async (): Promise<CaptureTools> => (this.tools ??= (await import('./later-steps.js')).captureTools(this)));
+  #withTools(use: (tools: CaptureTools) => Promise<void>): Promise<void> {
+    return this.#loadTools().then(use, (error) => void (this.isConnected && this.reportLiveFailure(error)));
+  }
   /** @internal */
-  readonly flow = new FlowController<FaceState, FaceEvent>(this, transitionFace, initialFaceState, {
+  readonly flow = new FlowController<FaceState, FaceEvent>(this, this.laterTransition(() => this.later?.transition), { step: 'priming' }, {
     enter: {
       permission: () => void this.openCamera(null),
-      preview: () => void this.#loadTools().then(({ sampler }) => sampler.start()),
-      challenge: () => void this.#loadTools().then(({ runChallenge }) => runChallenge(this.#live)),
+      preview: () => void this.#withTools(async ({ sampler }) => sampler.start()),
+      challenge: () => void this.#withTools(({ challenge }) => challenge()),
       uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames } : image, source),
     },
     // The camera is only on while the person is framing the photo or following the movements.
@@ -102,12 +98,23 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   });
   /** @internal */
   photo: HTMLCanvasElement | null = null;
-  #spoken = '';
-  /** What a live challenge needs of the element (live-challenge.ts). */
-  readonly #live: ChallengeHost = { requests: this.requests, flow: this.flow, video: () => (this.isConnected ? this.renderRoot.querySelector('video') : null), failed: (e) => this.reportLiveFailure(e), instruct: (move) => this.announce(liveInstruction(this.t, move)) };
+
+  protected fetchLater(): Promise<FaceLater> {
+    return import('./later-steps.js');
+  }
 
   protected renderStep() {
-    return renderFaceStep(this);
+    return this.step !== 'priming' && this.later ? this.later.render(this) : renderFacePriming(this);
+  }
+
+  /** @internal */
+  uploadButton() {
+    return uploadButton(this);
+  }
+
+  /** @internal Whether a photo file may stand in for the camera, as the host's config says. */
+  get filesAllowed(): boolean {
+    return filesAllowed(this.config, this.mode);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -121,60 +128,17 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings> implemen
   }
 
   /** @internal Opens the camera (the default one, or the one named), or tells why it cannot. */
-  async openCamera(deviceId: string | null): Promise<void> {
-    let tools: CaptureTools | undefined;
-    try {
-      tools = await this.#loadTools();
-      await tools.camera.open(deviceId);
-      this.flow.send({ type: 'granted' });
-    } catch (error) {
-      if (!this.isConnected) return;
-      // The camera's code could not be fetched: the person tries again.
-      if (!tools) return this.reportLiveFailure(error);
-      const reason = tools.failure(error);
-      this.flow.send({ type: 'camera-failed', reason, filesAllowed: filesAllowed(this.config, this.mode) });
-      this.reportDeviceFailure(reason);
-    }
-  }
-
-  /** The gate's verdict on a frame; a photo is taken by itself once it has held (unless `manual`). */
-  #measured(problems: QualityProblem[]): boolean {
-    this.flow.send({ type: 'quality', problems, now: performance.now() });
-    this.#speak(problems[0] ? this.t[`quality_${problems[0]}`] : this.t.qualityGood);
-    if (this.manual || !readyToCapture(this.flow.state, performance.now())) return true;
-    void this.capture();
-    return false;
-  }
-
-  /** Says what the gate asks, when it changes, in the live region as well as on screen. */
-  #speak(text: string): void {
-    if (text === this.#spoken) return;
-    this.#spoken = text;
-    this.announce(text);
+  openCamera(deviceId: string | null): Promise<void> {
+    return this.#withTools((tools) => tools.open(deviceId));
   }
 
   /** @internal The shutter: the preview's frame, for review. */
-  async capture(): Promise<void> {
-    const video = this.renderRoot.querySelector('video');
-    if (this.step !== 'preview' || !video?.videoWidth) return;
-    // Where the host checks faces live, the framed face starts the movements instead of a photo.
-    if (this.config?.liveness) return this.flow.send({ type: 'live' });
-    const shot = await (await this.#loadTools()).shoot(video, this.maxSide);
-    this.photo = shot.canvas;
-    this.flow.send({ type: 'capture', image: shot.base64, source: 'camera' });
+  capture(): Promise<void> {
+    return this.#withTools((tools) => tools.capture());
   }
 
   /** @internal A chosen photo instead of the camera's, for review. */
-  async useFile(file: File): Promise<void> {
-    const bitmap = await createImageBitmap(file).catch(() => null);
-    if (!bitmap) {
-      this.flow.send({ type: 'file-refused' });
-      return this.announce(this.t.error_bad_file);
-    }
-    const tools = await this.#loadTools().catch((error) => void this.reportLiveFailure(error));
-    if (!tools) return;
-    const shot = await tools.shoot(bitmap, this.maxSide);
-    this.photo = shot.canvas;
-    this.flow.send({ type: 'capture', image: shot.base64, source: 'file' });
+  useFile(file: File): Promise<void> {
+    return this.#withTools((tools) => tools.useFile(file));
   }
 }

@@ -17,21 +17,8 @@ export interface AccountWay {
   phone: (() => void) | null;
 }
 
-/**
- * "Continue on your phone", where offered, and "Verify another way", where the page offers one: for
- * whoever cannot or will not use this computer's camera or microphone.
- */
-export function otherWayButton(t: BiometricStrings, way: AccountWay) {
-  return html`${way.phone ? html`<button part="button phone" class="secondary" type="button" @click=${way.phone}>${t.handoffOffer}</button>` : nothing}${
-    way.other ? html`<button part="button other-way" class="secondary" type="button" @click=${way.other}>${t.otherWay}</button>` : nothing
-  }`;
-}
-
-export function accountActions(t: BiometricStrings, reason: string, way: AccountWay) {
-  return [accountButton(t, reason, way), otherWayButton(t, way)];
-}
-
-function accountButton(t: BiometricStrings, reason: string, way: AccountWay) {
+/** The account's way on from a failure; the other ways (SampleView's otherWays) follow it. */
+export function accountButton(t: BiometricStrings, reason: string, way: AccountWay) {
   const button = (label: string, action: () => void) => html`<button part="button submit" class="primary" type="button" @click=${action}>${label}</button>`;
   switch (reason) {
     case 'not_enrolled':

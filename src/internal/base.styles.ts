@@ -1,6 +1,10 @@
 import { css } from 'lit';
 
-/** The look the three widgets share; every color and size is a --verify-* custom property. */
+/**
+ * The look the three widgets share on their first step; every color and size is a --verify-*
+ * custom property. What later steps add comes with their code (step.styles.ts), and fields
+ * with the contact form (fieldStyles).
+ */
 export const baseStyles = css`
   :host {
     --verify-accent: light-dark(#4338ca, #a5b4fc);
@@ -52,6 +56,55 @@ export const baseStyles = css`
   p {
     margin: 0;
   }
+  label {
+    font-weight: 500;
+  }
+  input:focus-visible,
+  select:focus-visible,
+  button:focus-visible {
+    outline: 2px solid var(--verify-accent);
+    outline-offset: 2px;
+  }
+  button {
+    font: inherit;
+    cursor: pointer;
+    border-radius: var(--verify-radius);
+    min-block-size: 2.75em;
+    padding: 0.5em 1.1em;
+  }
+  .primary {
+    border: 1px solid var(--verify-accent);
+    background: var(--verify-accent);
+    color: var(--verify-accent-contrast);
+    font-weight: 600;
+  }
+  .secondary {
+    border: 1px solid var(--verify-border);
+    background: var(--verify-surface);
+    color: var(--verify-fg);
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--verify-gap) / 2) var(--verify-gap);
+  }
+  .error {
+    color: var(--verify-error);
+    font-weight: 500;
+  }
+  .visually-hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+`;
+
+/** The form's fields and links: the one-time code widget's contact form and code step. */
+export const fieldStyles = css`
   form {
     display: grid;
     gap: var(--verify-gap);
@@ -59,9 +112,6 @@ export const baseStyles = css`
   .field {
     display: grid;
     gap: 0.25em;
-  }
-  label {
-    font-weight: 500;
   }
   input,
   select {
@@ -80,36 +130,8 @@ export const baseStyles = css`
   select {
     contain: paint;
   }
-  input:focus-visible,
-  select:focus-visible,
-  button:focus-visible {
-    outline: 2px solid var(--verify-accent);
-    outline-offset: 2px;
-  }
   input[aria-invalid='true'] {
     border-color: var(--verify-error);
-  }
-  button {
-    font: inherit;
-    cursor: pointer;
-    border-radius: var(--verify-radius);
-    min-block-size: 2.75em;
-    padding: 0.5em 1.1em;
-  }
-  button:disabled {
-    cursor: not-allowed;
-    opacity: 0.6;
-  }
-  .primary {
-    border: 1px solid var(--verify-accent);
-    background: var(--verify-accent);
-    color: var(--verify-accent-contrast);
-    font-weight: 600;
-  }
-  .secondary {
-    border: 1px solid var(--verify-border);
-    background: var(--verify-surface);
-    color: var(--verify-fg);
   }
   .link {
     border: 0;
@@ -118,48 +140,5 @@ export const baseStyles = css`
     padding-inline: 0.25em;
     text-decoration: underline;
     text-underline-offset: 0.2em;
-  }
-  .actions {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: calc(var(--verify-gap) / 2) var(--verify-gap);
-  }
-  .error {
-    color: var(--verify-error);
-    font-weight: 500;
-  }
-  .success .heading {
-    color: var(--verify-success);
-  }
-  .spinner {
-    inline-size: 2rem;
-    block-size: 2rem;
-    border: 3px solid color-mix(in srgb, var(--verify-accent) 25%, transparent);
-    border-top-color: var(--verify-accent);
-    border-radius: 50%;
-    animation: spin 0.8s linear infinite;
-  }
-  @keyframes spin {
-    to {
-      transform: rotate(1turn);
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    *,
-    *::before,
-    *::after {
-      animation-duration: 0s !important;
-      animation-iteration-count: 1 !important;
-      transition: none !important;
-    }
-  }
-  .visually-hidden {
-    position: absolute;
-    inline-size: 1px;
-    block-size: 1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
   }
 `;

@@ -3,17 +3,18 @@
  * and sending the sample — to the route and in the field the protocol names — then telling the
  * page and the person how it went. Each element moves its own flow through `done` and `failed`.
  */
-import { html, type PropertyDeclarations } from 'lit';
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { AccountWay } from './account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyOtherWayEvent } from '../events/other-way.js';
 import type { DeviceFailure } from '../core/protocol.js';
-import { failureText } from './failure-text.js';
+import type { failureText, FailureFacts } from './failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type HandoffStatus, type LiveFaceBody } from '../core/protocol.js';
 import { StaleAnswer } from './request-controller.js';
 import { HandoffController } from './handoff-controller.js';
-import { proofIn, VerifyElement, type StepView } from './verify-element.js';
+import { proofIn, VerifyElement, type LaterCode, type StepView } from './verify-element.js';
+import { stringsFor } from './localize.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';
 
 
@@ -23,6 +24,13 @@ export interface SampleView extends StepView {
   readonly accountWay: AccountWay;
   /** Continue on your phone: the computer's panel, and on the phone the link it came from. */
   readonly phoneLink: HandoffController;
+  /** "Continue on your phone" and "Verify another way", where offered. */
+  otherWays(): TemplateResult;
+}
+
+/** What a face or voice widget's later steps bring beside their words and look: the words for each failure. */
+export interface SampleLater<S> extends LaterCode<S> {
+  readonly failureText: typeof failureText;
 }
 
 /**
@@ -33,7 +41,10 @@ export interface SampleView extends StepView {
  *
  * @cssstate handoff - A phone makes the capture: the link, and how the phone is getting on.
  */
-export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends BiometricStrings> extends VerifyElement<Step, S> implements SampleView {
+export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S extends BiometricStrings, Later extends SampleLater<S>>
+  extends VerifyElement<Step, S, Later>
+  implements SampleView
+{
   static override properties: PropertyDeclarations = {
     mode: { reflect: true },
     otherWay: { attribute: 'other-way', type: Boolean },
@@ -73,11 +84,18 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   /** On a phone opened from a link, the link is claimed before anything else is asked. */
   protected override async loadConfig(): Promise<void> {
     try {
+      // The phone's banner and its failures speak words of the later steps.
+      if (this.phoneLink.phone) await this.loadLater();
       if (!(await this.phoneLink.claim())) return;
     } catch (error) {
       return this.reportLiveFailure(error);
     }
     return super.loadConfig();
+  }
+
+  /** @internal Strings of a part that brings its own English (the phone's panel): in this element's language, with the page's overrides. */
+  stringsOf<T extends object>(english: T): T {
+    return stringsFor(english, this.language, this.strings as Partial<T>);
   }
 
   /** @internal The header a phone's calls carry (callHost). */
@@ -147,6 +165,17 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     };
   }
 
+  /**
+   * @internal "Continue on your phone", where offered, and "Verify another way", where the page
+   * offers one: for whoever cannot or will not use this computer's camera or microphone.
+   */
+  otherWays(): TemplateResult {
+    const { t, accountWay: way } = this;
+    return html`${way.phone ? html`<button part="button phone" class="secondary" type="button" @click=${way.phone}>${t.handoffOffer}</button>` : nothing}${
+      way.other ? html`<button part="button other-way" class="secondary" type="button" @click=${way.other}>${t.otherWay}</button>` : nothing
+    }`;
+  }
+
   /** Where the person stands, for offering the phone: at the start, stopped by the device, or elsewhere. */
   #phoneMoment(): 'start' | 'device' | 'other' {
     const { state } = this.flow;
@@ -158,9 +187,14 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     return this.kind === 'face' ? 'camera' : 'microphone';
   }
 
-  /** Tells the person and the page that the camera or microphone failed (the flow has moved on). */
-  protected reportDeviceFailure(reason: DeviceFailure): void {
-    const message = failureText(this.t, this.language, this.device, { reason });
+  /** @internal What a failure says to the person; before the later steps have come, only the network can have failed. */
+  failureText(facts: FailureFacts): string {
+    return this.later?.failureText(this.t, this.language, this.device, facts) ?? this.t.error_upstream_unavailable;
+  }
+
+  /** @internal Tells the person and the page that the camera or microphone failed (the flow has moved on). */
+  reportDeviceFailure(reason: DeviceFailure): void {
+    const message = this.failureText({ reason });
     this.announce(message);
     this.dispatchEvent(new VerifyErrorEvent({ code: reason, message, status: 0, metrics: { ...this.metrics(), device: this.device } }));
   }
@@ -171,12 +205,12 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     return { attempts: this.entries('uploading' as Step), retakes: Math.max(0, taken - 1), ...(this.#capture ? { capture: this.#capture } : {}) };
   }
 
-  /** Tells the flow, the person and the page that a host call before the upload failed (a live challenge asked for). */
-  protected reportLiveFailure(error: unknown): void {
+  /** @internal Tells the flow, the person and the page that a host call before the upload failed (a live challenge asked for). */
+  reportLiveFailure(error: unknown): void {
     if (error instanceof StaleAnswer) return;
     const host = this.hostError(error);
     this.flow.send({ type: 'failed', code: host.code, ...host.extra });
-    this.reportProblem(host, failureText(this.t, this.language, this.device, { reason: host.code, ...host.extra }));
+    this.reportProblem(host, this.failureText({ reason: host.code, ...host.extra }));
   }
 
   /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went; `capture` says where a photo came from. */
@@ -216,7 +250,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
       const account = signedOut ? 'signed_out' : host.code === 'proof_required' ? 'proof_required' : null;
       if (account) this.#block(account);
       else this.flow.send({ type: 'failed', code: host.code, ...host.extra });
-      const message = failureText(this.t, this.language, this.device, { reason: account ?? host.code, ...host.extra });
+      const message = this.failureText({ reason: account ?? host.code, ...host.extra });
       this.reportProblem(host, message);
     }
   }

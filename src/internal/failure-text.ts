@@ -3,7 +3,7 @@
  * the live region and in the event. A blocked device gets the steps to unblock it in the browser at
  * hand.
  */
-import { format, formatSeconds } from './localize.js';
+import { format, formatSeconds } from '../core/format.js';
 import type { CommonStrings } from '../translations/en/common.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';
 import { plural, type Plural } from '../core/plural.js';

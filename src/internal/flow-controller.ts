@@ -16,14 +16,27 @@ export interface FlowEffects<State extends { step: string }> {
   change?: (state: State, before: State) => void;
 }
 
+type Transition<State, Event> = (state: State, event: Event) => State;
+
+/**
+ * A transition whose code comes later (with the steps after the first, fetched on demand): the
+ * transition once it has come, and how to fetch it.
+ */
+export interface LaterTransition<State, Event> {
+  current(): Transition<State, Event> | undefined;
+  load(): Promise<unknown>;
+}
+
 export class FlowController<State extends { step: string }, Event> {
   #state: State;
+  /** Events sent before the transition's code came, applied in order once it has; dropped if it cannot come. */
+  #waiting?: Event[];
   /** How often the flow entered each step: what the outcome events count (never the states, which hold samples). */
   readonly entered = new Map<State['step'], number>();
 
   constructor(
     private readonly host: ReactiveControllerHost,
-    private readonly transition: (state: State, event: Event) => State,
+    private readonly transition: Transition<State, Event> | LaterTransition<State, Event>,
     initial: State,
     private readonly effects: FlowEffects<State>,
   ) {
@@ -40,8 +53,11 @@ export class FlowController<State extends { step: string }, Event> {
 
   /** Moves the flow; an event the step does not take changes nothing and runs nothing. */
   send(event: Event): void {
+    if (this.#waiting) return void this.#waiting.push(event);
+    const transition = typeof this.transition === 'function' ? this.transition : this.transition.current();
+    if (!transition) return this.#wait(this.transition as LaterTransition<State, Event>, event);
     const before = this.#state;
-    const state = this.transition(before, event);
+    const state = transition(before, event);
     if (state === before) return;
     this.#state = state;
     this.host.requestUpdate();
@@ -53,5 +69,16 @@ export class FlowController<State extends { step: string }, Event> {
       enter?.(state, before);
     }
     this.effects.change?.(state, before);
+  }
+
+  /** Holds `event`, and those after it, until the transition has come; its loader tells the person if it cannot. */
+  #wait(later: LaterTransition<State, Event>, event: Event): void {
+    this.#waiting = [event];
+    const flush = () => {
+      const waiting = this.#waiting ?? [];
+      this.#waiting = undefined;
+      if (later.current()) for (const next of waiting) this.send(next);
+    };
+    later.load().then(flush, flush);
   }
 }

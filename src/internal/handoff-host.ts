@@ -2,6 +2,7 @@
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { BiometricKind, ConfigResponse, FaceStep, HandoffStatus, VoiceStep } from '../core/protocol.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';
+import type { FailureFacts } from './failure-text.js';
 
 /** `auto` offers the phone when the camera or microphone fails; `offer` from the start too; `always` goes straight to it; `off` never. */
 export type HandoffSetting = 'auto' | 'offer' | 'always' | 'off';
@@ -22,15 +23,17 @@ export interface HandoffHost extends ReactiveControllerHost, HTMLElement {
   mode: 'verify' | 'enroll';
   readonly step: FaceStep | VoiceStep;
   readonly t: BiometricStrings;
-  /** The page's string overrides, which the panel's own words take too. */
-  readonly strings: object;
   readonly language: string;
+  /** The panel's own words, in the element's language, with the page's overrides. */
+  stringsOf<T extends object>(english: T): T;
   readonly handoffUrl: string;
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly config?: ConfigResponse;
   readonly flow: { send(event: { type: 'handoff' } | { type: 'handoff-ended' }): void };
   /** The phone's capture verified or registered: the element finishes as if it had captured it. */
   finishedElsewhere(status: HandoffStatus): void;
+  /** What a failure says to the person (failure-text.ts). */
+  failureText(facts: FailureFacts): string;
   /** The phone link ended (expired, used, cancelled on either side). */
   handoffEnded(): void;
 }

@@ -6,10 +6,9 @@
  */
 import { html, svg, type TemplateResult } from 'lit';
 import { HANDOFF_FRAGMENT, type HandoffState } from '../core/protocol.js';
-import { failureText } from './failure-text.js';
 import { shortCode, spelled, type HandoffHost } from './handoff-host.js';
 import { asHostError, HostError } from './host-api.js';
-import { format, stringsFor } from './localize.js';
+import { format } from '../core/format.js';
 import { handoffPanelEnglish, type HandoffPanelStrings } from '../translations/en/handoff.js';
 import { qrPath } from './qr-path.js';
 import { StaleAnswer, type RequestController } from './request-controller.js';
@@ -37,7 +36,7 @@ export class HandoffPanel {
 
   /** The panel's own words, in the widget's language, with the page's overrides. */
   #t(): HandoffPanelStrings {
-    return stringsFor(handoffPanelEnglish, this.host.language, this.host.strings as Partial<HandoffPanelStrings>);
+    return this.host.stringsOf(handoffPanelEnglish);
   }
 
   stop(): void {
@@ -88,8 +87,7 @@ export class HandoffPanel {
   #failed(error: unknown): void {
     if (error instanceof StaleAnswer) return;
     const host = asHostError(error);
-    const { t, language } = this.host;
-    this.#show({ at: 'ended', message: host.code === 'handoff_ended' ? this.#t().handoffExpired : failureText(t, language, null, { reason: host.code, ...host.extra }) });
+    this.#show({ at: 'ended', message: host.code === 'handoff_ended' ? this.#t().handoffExpired : this.host.failureText({ reason: host.code, ...host.extra }) });
   }
 
   #cancel(): void {

@@ -4,7 +4,7 @@
  * `verify-step-change` event), one polite live region, focus moved to each step's heading, and
  * form association with the receipt as the form value.
  */
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult, type PropertyDeclarations } from 'lit';
+import { adoptStyles, html, LitElement, nothing, type CSSResult, type PropertyValues, type TemplateResult, type PropertyDeclarations } from 'lit';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyFailureEvent } from '../events/failure.js';
 import { VerifyStepChangeEvent } from '../events/step-change.js';
@@ -12,7 +12,10 @@ import { VerifySuccessEvent, type VerifySuccessDetail } from '../events/success.
 import { asHostError, HostError, type SessionToken } from './host-api.js';
 import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
 import { RequestController } from './request-controller.js';
-import { directionOf, format, formatSeconds, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
+import { onDemand } from './on-demand.js';
+import type { LaterTransition } from './flow-controller.js';
+import { directionOf, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
+import { format, formatSeconds } from '../core/format.js';
 import type { CommonStrings } from '../translations/en/common.js';
 import type { VerifyMetrics } from '../events/metrics.js';
 
@@ -31,13 +34,25 @@ export interface StepView {
   readonly t: CommonStrings;
   readonly language: string;
   heading(text: string): TemplateResult;
+  /** The steps after the first could not be fetched (offline at the press): the first step says so, and the next press fetches again. */
+  readonly laterFailed: boolean;
+}
+
+/**
+ * What a widget fetches for its steps after the first, a chunk of its own (its later-steps.ts),
+ * beside what its own element reads of it (their markup, the flow's transition): all its English
+ * but the first step's, and those steps' look.
+ */
+export interface LaterCode<S> {
+  readonly english: Partial<S>;
+  readonly styles: readonly CSSResult[];
 }
 
 const BUSY_STEPS: readonly VerifyStep[] = ['sending', 'verifying', 'permission', 'uploading'];
 /** What a person does in a widget: until one of these, a step it reaches on its own takes no focus. */
 const ENGAGING = ['pointerdown', 'keydown', 'focusin', 'click', 'input', 'change', 'submit'];
 
-export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S extends CommonStrings = CommonStrings> extends LitElement implements StepView {
+export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S extends CommonStrings = CommonStrings, Later extends LaterCode<S> = LaterCode<S>> extends LitElement implements StepView {
   static formAssociated = true;
   static override properties: PropertyDeclarations = {
     endpoint: {},
@@ -77,8 +92,8 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   /** @internal What the host handler says (GET config); undefined until it answers, or when it cannot. */
   config?: ConfigResponse;
   protected readonly configRequest: RequestController = new RequestController(this);
-  /** The widget's calls to the host (send, verify, upload), apart from config: a new one drops the last. */
-  protected readonly requests: RequestController = new RequestController(this);
+  /** @internal The widget's calls to the host (send, verify, upload), apart from config: a new one drops the last. */
+  readonly requests: RequestController = new RequestController(this);
   #configLoaded: Promise<void> = Promise.resolve();
   protected readonly internals: ElementInternals = this.attachInternals();
   #receipt = '';
@@ -118,23 +133,68 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     return languageOf(this);
   }
 
-  /** This widget's English strings, which a registered language and the overrides overlay. */
-  protected abstract readonly english: S;
-  #strings?: { language: string; overrides: Partial<S>; version: number; value: S };
+  /** This widget's English on its first step; the rest comes with the later steps. */
+  protected abstract readonly firstEnglish: Partial<S>;
+  /** Fetches the code of the steps after the first (a dynamic import, so a chunk of its own). */
+  protected abstract fetchLater(): Promise<Later>;
+  /** @internal That code, once it has come. */
+  later?: Later;
+  /** @internal */
+  laterFailed = false;
+  /** Fetches it once (the next call after a failure fetches again), and adds its look. */
+  protected readonly loadLater = onDemand(async () => {
+    const later = await this.fetchLater();
+    this.addStyles(later.styles);
+    this.later = later;
+    this.requestUpdate();
+    return this.later;
+  });
+
+  #english?: S;
+  /** This widget's English strings, which a registered language and the overrides overlay: the first step's until the rest has come. */
+  protected get english(): S {
+    return (this.#english ??= this.later && ({ ...this.firstEnglish, ...this.later.english } as S)) ?? (this.firstEnglish as S);
+  }
+
+  /** The flow's transition (`current`, once the later steps have come): what the flow waits for before it moves. */
+  protected laterTransition<State, Event>(current: () => ((state: State, event: Event) => State) | undefined): LaterTransition<State, Event> {
+    return {
+      current,
+      // A press the code cannot follow (offline) leaves the person on the first step, told why.
+      load: () =>
+        this.loadLater().then(
+          () => (this.laterFailed = false),
+          () => {
+            this.laterFailed = true;
+            this.requestUpdate();
+            this.announce(this.t.error_upstream_unavailable);
+          },
+        ),
+    };
+  }
+
+  override firstUpdated(changed: PropertyValues): void {
+    super.firstUpdated(changed);
+    // When the page is idle after the first step shows, so that the first press does not wait for it.
+    const idle = globalThis.requestIdleCallback ?? ((next: () => void) => setTimeout(next, 200));
+    idle(() => void this.loadLater().catch(() => {}));
+  }
+
+  #strings?: { english: S; language: string; overrides: Partial<S>; version: number; value: S };
 
   /** @internal The strings in that language, with this instance's overrides. */
   get t(): S {
-    const { language, strings: overrides } = this;
+    const { english, language, strings: overrides } = this;
     const cached = this.#strings;
     const version = localeVersion();
-    if (cached?.language === language && cached.overrides === overrides && cached.version === version) return cached.value;
-    const value = stringsFor(this.english, language, overrides);
-    this.#strings = { language, overrides, version, value };
+    if (cached?.english === english && cached.language === language && cached.overrides === overrides && cached.version === version) return cached.value;
+    const value = stringsFor(english, language, overrides);
+    this.#strings = { english, language, overrides, version, value };
     return value;
   }
 
-  /** Says something in the one polite live region, even if it is the same text again. */
-  protected announce(text: string): void {
+  /** @internal Says something in the one polite live region, even if it is the same text again. */
+  announce(text: string): void {
     this.#announcement = '';
     this.requestUpdate();
     requestAnimationFrame(() => {
@@ -150,17 +210,17 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     this.requestUpdate();
   }
 
-  /** Any failure of a host call, as a HostError (a thrown non-HostError is a network or script fault). */
-  protected hostError(error: unknown): HostError {
+  /** @internal Any failure of a host call, as a HostError (a thrown non-HostError is a network or script fault). */
+  hostError(error: unknown): HostError {
     return asHostError(error);
   }
 
   /**
-   * Tells the person and the page a host call failed (the flow has moved on): `message` in the live
+   * @internal Tells the person and the page a host call failed (the flow has moved on): `message` in the live
    * region; `verify-failure` when the person did not pass (the protocol's failure codes),
    * `verify-error` for everything else.
    */
-  protected reportProblem(error: HostError, message: string): void {
+  reportProblem(error: HostError, message: string): void {
     const { code, extra, status } = error;
     this.announce(message);
     const metrics = this.metrics();
@@ -186,10 +246,10 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   }
 
   /**
-   * The host said yes (the flow has moved on): the receipt becomes the form value, the person hears
+   * @internal The host said yes (the flow has moved on): the receipt becomes the form value, the person hears
    * it, and the page gets `verify-success`, whose receipt its server checks.
    */
-  protected succeeded(method: VerifySuccessDetail['method'], { receipt, expiresAt }: Proof, text: string): void {
+  succeeded(method: VerifySuccessDetail['method'], { receipt, expiresAt }: Proof, text: string): void {
     this.#setReceipt(receipt);
     this.announce(text);
     this.dispatchEvent(new VerifySuccessEvent({ method, receipt, expiresAt, metrics: this.metrics() }));
@@ -207,6 +267,11 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
 
   protected liveRegion() {
     return html`<div part="live" class="visually-hidden" role="status" aria-live="polite">${this.#announcement || nothing}</div>`;
+  }
+
+  /** Adds the look of the steps after the first, which came with their code, to the element's own. */
+  protected addStyles(styles: readonly CSSResult[]): void {
+    adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, ...styles]);
   }
 
   /** Where focus goes when a step appears; the heading unless a step says otherwise. */
@@ -297,7 +362,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   }
 
   /** The current step's markup; the element wraps it in the base part, with the live region. */
-  protected abstract renderStep(): TemplateResult;
+  protected abstract renderStep(): TemplateResult | typeof nothing;
   protected override render() {
     // aria-busy while the widget waits on the browser (a permission prompt) or on the host.
     const busy = BUSY_STEPS.includes(this.step);

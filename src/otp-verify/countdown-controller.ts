@@ -44,3 +44,6 @@ export class CountdownController implements ReactiveController {
     this.#stopTimer();
   }
 }
+
+/** <otp-verify>'s two: the resend wait (which says when it is over) and a rate limit's wait. */
+export const waits = (host: ReactiveControllerHost, resendReady: () => void) => ({ cooldown: new CountdownController(host, resendReady), wait: new CountdownController(host) });

@@ -21,7 +21,7 @@ export class LazyCodeStep {
 
   /** Fetches the step's code (once). */
   readonly load = onDemand(async () => {
-    const step = (await import('./code-step.js')).codeStep(this.host, { ...this.events, length: () => this.length });
+    const step = (await import('./later-steps.js')).codeStep(this.host, { ...this.events, length: () => this.length });
     this.field = step.field;
     this.#left = step.left;
     this.host.requestUpdate();

@@ -1,86 +1,10 @@
 import { css } from 'lit';
-import { baseStyles } from '../internal/base.styles.js';
+import { stepStyles } from '../internal/step.styles.js';
 
-export const styles = [
-  baseStyles,
+/** The look of the steps after the contact form, which comes with their code: the code's boxes. */
+export const laterStyles = [
+  stepStyles,
   css`
-    .channels {
-      display: flex;
-      flex-wrap: wrap;
-      gap: calc(var(--verify-gap) / 2);
-      border: 0;
-      margin: 0;
-      padding: 0;
-    }
-    .channels legend {
-      font-weight: 500;
-      margin-block-end: calc(var(--verify-gap) / 2);
-      padding: 0;
-    }
-    .channel {
-      position: relative;
-    }
-    .channel input {
-      position: absolute;
-      opacity: 0;
-      inset: 0;
-      margin: 0;
-      cursor: pointer;
-    }
-    .channel span {
-      display: inline-block;
-      padding: 0.45em 0.9em;
-      border: 1px solid var(--verify-border);
-      border-radius: 999px;
-      background: var(--verify-surface);
-    }
-    .channel input:checked + span {
-      border-color: var(--verify-accent);
-      background: color-mix(in srgb, var(--verify-accent) 12%, var(--verify-bg));
-      color: var(--verify-fg);
-      font-weight: 600;
-    }
-    .channel input:focus-visible + span {
-      outline: 2px solid var(--verify-accent);
-      outline-offset: 2px;
-    }
-    /* Country above phone in a narrow widget, beside it when there is room for both. */
-    .row {
-      display: grid;
-      gap: var(--verify-gap);
-    }
-    @container (min-width: 34rem) {
-      .row {
-        grid-template-columns: minmax(0, 1fr) minmax(0, 1.4fr);
-      }
-    }
-    .prefixed {
-      display: flex;
-      align-items: stretch;
-    }
-    .prefix {
-      display: flex;
-      align-items: center;
-      padding-inline: 0.75em;
-      border: 1px solid var(--verify-border);
-      border-inline-end: 0;
-      border-radius: var(--verify-radius) 0 0 var(--verify-radius);
-      background: var(--verify-surface);
-      color: var(--verify-muted);
-      font-variant-numeric: tabular-nums;
-      /* The card lets long words break anywhere; a dial code is not a word to break ("+9" over "66"). */
-      flex: none;
-      white-space: nowrap;
-    }
-    .prefixed input {
-      border-start-start-radius: 0;
-      border-end-start-radius: 0;
-    }
-    .suggestion {
-      margin: 0;
-      color: var(--verify-muted);
-    }
-
     /* One real input, slotted from the light DOM, lies over the boxes with its text transparent:
        autofill, paste and the keyboard reach it, the boxes show what it holds. */
     /* As wide as its boxes, never wider than the widget: on a narrow screen the boxes shrink. The

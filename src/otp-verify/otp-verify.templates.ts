@@ -1,18 +1,14 @@
 /** The markup of each <otp-verify> step, read from the element through OtpView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { guard } from 'lit/directives/guard.js';
-import { live } from 'lit/directives/live.js';
 import { cssVars } from '../internal/css-vars.js';
-import { leftToRight } from './bidi.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
-import { format, formatSeconds } from '../internal/localize.js';
+import { format, formatSeconds } from '../core/format.js';
 import { plural } from '../core/plural.js';
 import type { OtpStrings } from '../translations/en/otp.js';
 import type { StepView } from '../internal/verify-element.js';
 import type { ConfigResponse } from '../core/protocol.js';
 import type { CodeFieldController } from './code-field-controller.js';
 import type { ContactForm } from './contact-form.js';
-import { countryList } from './country-list.js';
 import { resendWait, type OtpEvent, type OtpState, type Problem } from './otp-verify.flow.js';
 
 /** What the templates read from <otp-verify>, which implements it. */
@@ -25,6 +21,8 @@ export interface OtpView extends StepView {
   /** The wait a rate limit asks before another try. */
   readonly wait: { readonly remaining: number };
   readonly config?: ConfigResponse;
+  /** The person-facing text for a problem (problemText, with the later steps). */
+  problemText(problem: Problem): string;
 }
 
 /** The person-facing text for a problem, in the widget's language. */
@@ -46,31 +44,18 @@ export function codeFieldWords(v: OtpView): { label: string; incomplete: string;
   return { label: `${v.t.codeLabel}, ${codeHint(v.t, v.language, v.code.length)}`, incomplete: v.t.codeIncomplete, problem };
 }
 
-/** The picker's options: rendered again only when the list or the choice changes, never on a keystroke. */
-function countryOptions(language: string, form: ContactForm) {
-  const list = countryList(language, form.countries, form.country, form.allCountries);
-  const codes = form.callingCodes;
-  return guard([list, form.country, codes], () =>
-    list.map((c) => html`<option value=${c.code} ?selected=${c.code === form.country}>${c.name}${codes[c.code] ? ` (${leftToRight(`+${codes[c.code]}`)})` : ''}</option>`),
-  );
-}
-
 /** A sentence with a left-to-right value (a phone, an email) kept in order inside right-to-left text. */
 function isolate(template: string, name: string, value: string) {
   const [before, after = ''] = template.split(`{${name}}`);
   return html`${before}<bdi dir="ltr">${value}</bdi>${after}`;
 }
 
-const prevent = (action: () => void) => (event: Event) => {
-  event.preventDefault();
-  action();
-};
-
-export function renderOtpStep(v: OtpView): TemplateResult {
+export function renderOtpStep(v: OtpView): TemplateResult | typeof nothing {
   const { state } = v.flow;
   switch (state.step) {
     case 'contact':
-      return contactStep(v, state.problem);
+      // The element draws its first step itself (first-step.ts).
+      return nothing;
     case 'sending':
       return progress(v, v.t.sending);
     case 'code':
@@ -88,63 +73,6 @@ function progress(v: OtpView, text: string) {
   return html`${v.heading(text)}<div part="spinner" class="spinner" aria-hidden="true"></div>`;
 }
 
-function contactStep(v: OtpView, problem?: Problem) {
-  const { t, contactForm: form } = v;
-  const fieldError = form.error;
-  const serverError = problem && problem.field !== 'email' && problem.field !== 'phone' ? problemText(v, problem) : undefined;
-  const errorFor = (field: 'phone' | 'email') => fieldError?.field === field ? fieldError.message : problem?.field === field ? problemText(v, problem) : undefined;
-  const field = form.method === 'email' ? 'email' : 'phone';
-  const error = errorFor(field);
-  return html`${v.heading(t.contactHeading)}
-    <p part="message">${t.contactIntro}</p>
-    <form part="form" novalidate @submit=${prevent(() => void form.submit())}>
-      ${form.channels.length > 1
-        ? html`<fieldset part="channels" class="channels">
-            <legend>${t.channelLegend}</legend>
-            ${form.channels.map(
-              (channel) => html`<label part="channel" class="channel">
-                <input type="radio" name="method" .value=${channel} .checked=${live(channel === form.method)} @change=${() => form.update({ method: channel })} />
-                <span>${t[`channel_${channel}`]}</span>
-              </label>`,
-            )}
-          </fieldset>`
-        : nothing}
-      ${field === 'phone'
-        ? html`<div class="row">
-            <div class="field country">
-              <label part="label" for="country">${t.countryLabel}</label>
-              <select id="country" part="country" autocomplete="tel-country-code" @focus=${() => form.showAllCountries()} @pointerdown=${() => form.showAllCountries()}
-                @change=${(e: Event) => form.update({ country: (e.target as HTMLSelectElement).value })}>
-                ${countryOptions(v.language, form)}
-              </select>
-            </div>
-            <div class="field grow">
-              <label part="label" for="phone">${t.phoneLabel}</label>
-              <div class="prefixed" dir="ltr">
-                <span part="prefix" class="prefix" aria-hidden="true">+${form.dialCode ?? ''}</span>
-                <input id="phone" part="input" type="tel" inputmode="tel" autocomplete="tel-national" dir="ltr"
-                  .value=${live(form.draft.phone)} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'contact-error' : nothing}
-                  @input=${(e: Event) => form.update({ phone: (e.target as HTMLInputElement).value })} />
-              </div>
-            </div>
-          </div>`
-        : html`<div class="field">
-            <label part="label" for="email">${t.emailLabel}</label>
-            <input id="email" part="input" type="email" inputmode="email" autocomplete="email" dir="ltr" spellcheck="false"
-              .value=${live(form.draft.email)} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'contact-error' : form.suggestion ? 'suggestion' : nothing}
-              @input=${(e: Event) => form.update({ email: (e.target as HTMLInputElement).value })} />
-          </div>
-          ${form.suggestion
-            ? html`<p part="suggestion" id="suggestion" class="suggestion">
-                ${format(t.didYouMean, { suggestion: form.suggestion })}
-                <button type="button" part="button link" class="link" @click=${() => form.useSuggestion()}>${format(t.useSuggestion, { suggestion: form.suggestion })}</button>
-              </p>`
-            : nothing}`}
-      ${error || serverError ? html`<p part="error" id="contact-error" class="error">${error ?? serverError}</p>` : nothing}
-      <button part="button submit" class="primary" type="submit">${t.sendCode}</button>
-    </form>`;
-}
-
 /** The code field: the real input (slotted from the light DOM) under the boxes drawn from it. */
 function codeForm(v: OtpView, field: NonNullable<OtpView['code']['field']>) {
   const { t } = v;
@@ -152,7 +80,7 @@ function codeForm(v: OtpView, field: NonNullable<OtpView['code']['field']>) {
   const boxes = length ?? Math.max(4, code.length + (code.length < 8 ? 1 : 0));
   const caret = selection && selection.start === selection.end ? Math.min(selection.start, boxes - 1) : -1;
   const selected = (i: number) => selection !== null && i >= selection.start && i < selection.end;
-  return html`<form part="form" novalidate @submit=${prevent(() => field.submit())}>
+  return html`<form part="form" novalidate @submit=${(event: Event) => (event.preventDefault(), field.submit())}>
     <div part="code" class="code ${error ? 'invalid' : ''}" ${cssVars({ '--length': String(boxes) })} @click=${() => field.focus()}>
       <slot name="code"></slot>
       <div class="boxes" aria-hidden="true">

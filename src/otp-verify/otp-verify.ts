@@ -1,18 +1,16 @@
 import type { PropertyDeclarations } from 'lit';
-import { VerifyCodeSentEvent } from '../events/code-sent.js';
-import { CountdownController } from './countdown-controller.js';
-import { leftToRight } from './bidi.js';
-import { format, formatSeconds } from '../internal/localize.js';
 import { OTP_CHANNELS, type ConfigResponse } from '../core/protocol.js';
-import { StaleAnswer } from '../internal/request-controller.js';
-import { proofIn, VerifyElement } from '../internal/verify-element.js';
+import { VerifyElement } from '../internal/verify-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { LazyCodeStep } from './lazy-code-step.js';
 import { ContactForm } from './contact-form.js';
-import { contactFields, initialState, otpMeasure, transition, type Contact, type OtpEvent, type OtpState, type Problem, type OtpStep } from './otp-verify.flow.js';
-import { styles } from './otp-verify.styles.js';
-import { codeFieldWords, problemText, renderOtpStep, type OtpView } from './otp-verify.templates.js';
-import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
+import { firstStepStyles, renderContactStep } from './first-step.js';
+import type { OtpEvent, OtpState, Problem, OtpStep } from './otp-verify.flow.js';
+import type { OtpView } from './otp-verify.templates.js';
+import type { OtpStrings } from '../translations/en/otp.js';
+import { commonFirst, otpFirst } from '../translations/en/first.js';
+
+type OtpLater = typeof import('./later-steps.js');
 
 /**
  * Verifies a person by a one-time code sent by SMS, WhatsApp or email, through the host handler.
@@ -72,10 +70,10 @@ import { otpEnglish, type OtpStrings } from '../translations/en/otp.js';
  * @cssstate success - Verified.
  * @cssstate failure - Stopped, with a way to go on.
  */
-export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements OtpView {
-  static override styles = styles;
+export class OtpVerify extends VerifyElement<OtpStep, OtpStrings, OtpLater> implements OtpView {
+  static override styles = firstStepStyles;
   static override properties: PropertyDeclarations = { channels: {}, country: {}, countries: {} };
-  protected readonly english = otpEnglish;
+  protected readonly firstEnglish = { ...commonFirst, ...otpFirst };
 
   /** Channels offered, space-separated; narrowed further by the host handler's config. */
   channels: string = OTP_CHANNELS.join(' ');
@@ -90,22 +88,29 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
     submit: (code) => this.flow.send({ type: 'submit', code }),
     incomplete: () => this.announce(this.t.codeIncomplete),
     shown: () => this.step === 'code',
-    words: () => codeFieldWords(this),
+    words: () => this.later!.codeFieldWords(this),
   });
-  protected readonly cooldown: CountdownController = new CountdownController(this, () => this.announce(this.t.resendReady));
+  /** The resend wait, and the wait a rate limit asks before another try: they tick from the first send, so they come with the later steps. */
+  #waits?: ReturnType<OtpLater['waits']>;
+  get #countdowns() {
+    return (this.#waits ??= this.later!.waits(this, () => this.announce(this.t.resendReady)));
+  }
+
   /** @internal The wait a rate limit asks before another try. */
-  readonly wait = new CountdownController(this);
-  /** @internal */
-  readonly flow = new FlowController<OtpState, OtpEvent>(this, transition, initialState, {
+  get wait() {
+    return this.#countdowns.wait;
+  }
+  /** @internal Its steps move once their code has come (later-steps.ts), which sends and checks the codes. */
+  readonly flow = new FlowController<OtpState, OtpEvent>(this, this.laterTransition(() => this.later?.transition), { step: 'contact' }, {
     enter: {
-      sending: (state) => void this.send(state.contact),
+      sending: (state) => void this.later!.sendCode(this, state.contact),
       // A code on its way (or that may be) starts the resend wait.
       code: (state, before) => {
         const refused = before.step === 'verifying' ? before.code : null;
-        if (refused === null) this.cooldown.start(state.resendAfter);
-        void this.code.show(refused).catch((error) => this.#failed(error));
+        if (refused === null) this.#countdowns.cooldown.start(state.resendAfter);
+        void this.code.show(refused).catch((error) => this.later!.failed(this, error));
       },
-      verifying: (state) => void this.verify(state.contact, state.code),
+      verifying: (state) => void this.later!.checkCode(this, state.contact, state.code),
     },
     leave: { code: () => this.code.left() },
     // Back at the form (change, fallback): show the channel the flow chose, keep what was typed.
@@ -113,6 +118,10 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
       if (state.step === 'contact' && state.contact) this.contactForm.update({ method: state.contact.method });
     },
   });
+
+  protected fetchLater(): Promise<OtpLater> {
+    return import('./later-steps.js');
+  }
 
   protected override configured(config: ConfigResponse): void {
     // A config that arrives after a send was answered must not undo the length that answer gave.
@@ -125,54 +134,20 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings> implements Otp
   }
 
   protected renderStep() {
-    return renderOtpStep(this);
+    const { state } = this.flow;
+    return state.step !== 'contact' && this.later ? this.later.render(this) : renderContactStep(this, state.step === 'contact' ? state.problem : undefined);
+  }
+
+  /** @internal The person-facing text for a problem the handler gave (only after a send, so with the later steps). */
+  problemText(problem: Problem): string {
+    return this.later?.problemText(this, problem) ?? this.t.error_upstream_unavailable;
   }
 
   protected measure() {
-    return otpMeasure(this.flow.state, this.flow.entered, this.code.field?.entry ?? 'typed', this.contactForm.firstMethod);
+    return this.later!.otpMeasure(this.flow.state, this.flow.entered, this.code.field?.entry ?? 'typed', this.contactForm.firstMethod);
   }
 
   protected override focusTarget(): HTMLElement | null {
     return (this.step === 'code' && this.code.field?.input) || super.focusTarget();
-  }
-
-  protected async send(contact: Contact): Promise<void> {
-    try {
-      const [lang, fields] = [this.language.split('-')[0], contactFields(contact)];
-      // The code step's code comes while the code does: it is there when the code step shows.
-      const [answer] = await Promise.all([this.requests.call('send-otp', fields ? { method: contact.method, ...fields, lang } : { resend: true, lang }), this.code.load()]);
-      const to = String(answer.to ?? contact.phone ?? contact.email);
-      const resendAfter = Number(answer.resendAfter ?? this.config?.resendCooldown ?? 30);
-      if (typeof answer.codeLength === 'number') this.code.length = answer.codeLength;
-      this.flow.send({ type: 'sent', to, resendAfter, now: Date.now() });
-      this.announce(`${format(this.t.codeSentAnnouncement, { to: leftToRight(to) })} ${format(this.t.resendIn, { time: formatSeconds(resendAfter, this.language) })}`);
-      this.dispatchEvent(new VerifyCodeSentEvent({ method: contact.method, to, resendAfter }));
-    } catch (error) {
-      this.#failed(error);
-    }
-  }
-
-  protected async verify(contact: Contact, code: string): Promise<void> {
-    try {
-      const answer = await this.requests.call('verify-otp', { ...contactFields(contact), otp: code });
-      const proof = proofIn(answer);
-      this.flow.send({ type: 'verified', ...proof });
-      this.succeeded('otp', proof, this.t.successText);
-    } catch (error) {
-      this.#failed(error);
-    }
-  }
-
-  #failed(error: unknown): void {
-    if (error instanceof StaleAnswer) return;
-    const host = this.hostError(error);
-    const problem: Problem = { code: host.code, ...host.extra };
-    // No answer to a send (the network, the deadline): the handler may have sent the code.
-    if (this.step === 'sending' && host.status === 0) problem.maybeSent = true;
-    this.flow.send({ type: 'failed', problem, now: Date.now() });
-    const { state } = this.flow;
-    const message = state.step === 'code' && problem.maybeSent ? format(this.t.codeMaybeSentTo, { to: leftToRight(state.to) }) : problemText(this, problem);
-    if (problem.retryAfter && !problem.maybeSent) this.wait.start(problem.retryAfter);
-    this.reportProblem(host, message);
   }
 }

@@ -7,7 +7,8 @@ import { face } from './en/face.js';
 import { handoffPanelEnglish } from './en/handoff.js';
 import { otp } from './en/otp.js';
 import { voice } from './en/voice.js';
+import { biometricFirst, commonFirst, faceFirst, otpFirst, voiceFirst } from './en/first.js';
 
-export const en = { ...biometricEnglish, ...handoffPanelEnglish, ...otp, ...face, ...voice };
+export const en = { ...commonFirst, ...biometricFirst, ...faceFirst, ...otpFirst, ...voiceFirst, ...biometricEnglish, ...handoffPanelEnglish, ...otp, ...face, ...voice };
 
 export type Strings = typeof en;

@@ -1,9 +1,10 @@
 import { css } from 'lit';
-import { baseStyles } from '../internal/base.styles.js';
+import { stepStyles } from '../internal/step.styles.js';
 import { handoffStyles } from '../internal/handoff.styles.js';
 
-export const styles = [
-  baseStyles,
+/** The look of the steps after the first, which comes with their code (the first step's is baseStyles alone). */
+export const laterStyles = [
+  stepStyles,
   handoffStyles,
   css`
     .prompt {

@@ -2,8 +2,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { cssVars } from '../internal/css-vars.js';
 import { failureHeading, failureText } from '../internal/failure-text.js';
-import { format, formatSeconds } from '../internal/localize.js';
-import { accountActions, otherWayButton } from '../internal/account-actions.js';
+import { format, formatSeconds } from '../core/format.js';
+import { accountButton } from '../internal/account-actions.js';
 import type { SampleView } from '../internal/biometric-element.js';
 import type { VoiceEvent, VoiceState } from './voice-verify.flow.js';
 import type { VoiceStrings } from '../translations/en/voice.js';
@@ -54,7 +54,7 @@ function promptText(v: VoiceView) {
   return html`<p part="prompt" class="prompt digits" dir="ltr">${Array.from(v.freshDigits, (c) => (c === ' ' ? ' ' : digit.format(Number(c)))).join('')}</p>`;
 }
 
-export function renderVoiceStep(v: VoiceView): TemplateResult {
+export function renderVoiceStep(v: VoiceView): TemplateResult | typeof nothing {
   const { t } = v;
   const { state } = v.flow;
   const send = (event: VoiceEvent) => () => v.flow.send(event);
@@ -62,13 +62,8 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
   const title = v.mode === 'enroll' ? t.voiceEnrollHeading : t.voiceHeading;
   switch (state.step) {
     case 'priming':
-      return html`${v.heading(title)}
-        ${v.phoneLink.banner()}
-        <p part="message">${t.voicePriming}</p>
-        <div class="actions">
-          <button part="button submit" class="primary" type="button" @click=${send({ type: 'start' })}>${t.startMicrophone}</button>
-          ${otherWayButton(t, v.accountWay)}
-        </div>`;
+      // The element draws its first step itself (first-step.ts).
+      return nothing;
     case 'permission':
       return html`${v.heading(title)}<p part="message">${t.microphoneAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'ready':
@@ -112,7 +107,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult {
         <div class="actions">
           ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${send({ type: 'retry' })}>${t.tryAgain}</button>` : nothing}
           ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${send({ type: 'rerecord' })}>${t.recordAgain}</button>` : nothing}
-          ${accountActions(t, state.reason, v.accountWay)}
+          ${accountButton(t, state.reason, v.accountWay)}${v.otherWays()}
         </div>`;
   }
 }

@@ -4,10 +4,14 @@ import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { onDemand } from '../internal/on-demand.js';
 import type { RecordingTools } from './recording-tools.js';
-import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState, type VoiceStep } from './voice-verify.flow.js';
-import { styles } from './voice-verify.styles.js';
-import { randomDigits, renderVoiceStep, type VoiceView } from './voice-verify.templates.js';
-import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
+import type { VoiceEvent, VoiceState, VoiceStep } from './voice-verify.flow.js';
+import { baseStyles } from '../internal/base.styles.js';
+import type { VoiceView } from './voice-verify.templates.js';
+import { renderVoicePriming } from './first-step.js';
+import type { VoiceStrings } from '../translations/en/voice.js';
+import { biometricFirst, commonFirst, voiceFirst } from '../translations/en/first.js';
+
+type VoiceLater = typeof import('./later-steps.js');
 
 /**
  * Verifies a person by their voice reading a prompt, or registers their voice (mode="enroll"),
@@ -63,9 +67,9 @@ import { voiceEnglish, type VoiceStrings } from '../translations/en/voice.js';
  * @cssstate success - Verified or registered.
  * @cssstate failure - Stopped, with a way on.
  */
-export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> implements VoiceView {
+export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, VoiceLater> implements VoiceView {
   readonly kind = 'voice';
-  static override styles = styles;
+  static override styles = baseStyles;
   static override properties: PropertyDeclarations = {
     prompt: {},
     digits: { type: Number },
@@ -76,7 +80,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
     autoGainControl: { attribute: 'auto-gain-control', type: Boolean },
     workletUrl: { attribute: 'worklet-url' },
   };
-  protected readonly english = voiceEnglish;
+  protected readonly firstEnglish = { ...commonFirst, ...biometricFirst, ...voiceFirst };
 
   /** The text to read; by default a fresh sequence of random digits for each recording. */
   prompt = '';
@@ -97,7 +101,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
   tools: RecordingTools | null = null;
   /** Their code (recording-tools.ts), fetched on the first start. */
   readonly #loadTools = onDemand(async () => {
-    this.tools = (await import('./recording-tools.js')).recordingTools(this, () => this.flow.send({ type: 'released' }), {
+    this.tools = (await import('./later-steps.js')).recordingTools(this, () => this.flow.send({ type: 'released' }), {
       workletUrl: () => this.workletUrl,
       maxDuration: () => this.maxDuration,
       minSpeech: () => this.minSpeech,
@@ -114,10 +118,10 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
   /** @internal The digits to read when no prompt is set: fresh for each recording, so that a recording of an earlier one does not fit. */
   freshDigits = '';
   /** @internal */
-  readonly flow = new FlowController<VoiceState, VoiceEvent>(this, transitionVoice, initialVoiceState, {
+  readonly flow = new FlowController<VoiceState, VoiceEvent>(this, this.laterTransition(() => this.later?.transition), { step: 'priming' }, {
     enter: {
       permission: () => void this.#openMicrophone(),
-      ready: () => (this.freshDigits = randomDigits(this.digits)),
+      ready: () => (this.freshDigits = this.later!.randomDigits(this.digits)),
       recording: () => void this.tools?.recorder.start(),
       uploading: (state) => void this.upload(state.audio),
     },
@@ -131,8 +135,12 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings> imple
     },
   });
 
+  protected fetchLater(): Promise<VoiceLater> {
+    return import('./later-steps.js');
+  }
+
   protected renderStep() {
-    return renderVoiceStep(this);
+    return this.step !== 'priming' && this.later ? this.later.render(this) : renderVoicePriming(this);
   }
 
   async #openMicrophone(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Plural } from '../../core/plural.js';
 import { common } from './common.js';
+import type { biometricFirst, commonFirst } from './first.js';
 
 /**
  * What <face-verify> and <voice-verify> both say: the common strings, and a comparison's result and
@@ -18,9 +19,7 @@ export const biometricEnglish = {
   registerInstead: 'Register now',
   checkAgain: 'Check again',
   reloadPage: 'Reload the page',
-  otherWay: 'Verify another way',
   // Continue on your phone: the offer, the heading, and the phone's words (the computer's panel has its own, handoff.ts).
-  handoffOffer: 'Continue on your phone',
   handoffHeading: 'Continue on your phone',
   handoffCancel: 'Cancel',
   handoffFromComputer: 'You are continuing from your computer. It shows the code',
@@ -28,4 +27,5 @@ export const biometricEnglish = {
   error_handoff_ended: 'This link has ended: it expired, was used already or was cancelled. Start again on your computer.',
 };
 
-export type BiometricStrings = typeof biometricEnglish;
+/** What they say after their first step (their first step's words are in first.ts). */
+export type BiometricStrings = typeof commonFirst & typeof biometricFirst & typeof biometricEnglish;

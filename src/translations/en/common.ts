@@ -1,8 +1,8 @@
 import type { Plural } from '../../core/plural.js';
+import type { commonFirst } from './first.js';
 
 /** What every widget says: the form's own message, success and failure headings, and the words for the error codes any call can meet (a face or voice comparison's own are in biometric.ts). English is built in; other languages are registered (see localize). */
 export const common = {
-  valueMissing: 'Please complete the verification.',
   successHeading: 'Verified',
   failureHeading: 'Verification stopped',
   waitHeading: 'Please wait',
@@ -17,11 +17,10 @@ export const common = {
   error_insufficient_credits: 'This way of receiving a code isn’t available right now. Try another one.',
   error_unauthorized: 'Your session has ended. Reload the page to continue.',
   error_forbidden: 'This page isn’t allowed to verify you.',
-  error_upstream_unavailable: 'We couldn’t reach the verification service. Please try again.',
   error_challenge_required: 'We couldn’t check your browser. Please try again.',
   error_try_another_channel: 'For your safety, codes to this number or email are paused after many wrong tries. Please get a code another way.',
   /** Shown while a proof of work the handler asked for takes over a second. */
   checkingBrowser: 'Checking your browser… {time}',
 };
 
-export type CommonStrings = typeof common;
+export type CommonStrings = typeof commonFirst & typeof common;

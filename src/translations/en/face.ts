@@ -1,13 +1,9 @@
 import type { Plural } from '../../core/plural.js';
 import { biometricEnglish, type BiometricStrings } from './biometric.js';
+import { biometricFirst, commonFirst, faceFirst } from './first.js';
 
 /** What <face-verify> says. English is built in; other languages are registered (see localize). */
 export const face = {
-  faceHeading: 'Verify with a selfie',
-  faceEnrollHeading: 'Register your face',
-  facePriming: 'We’ll use your camera to take one photo of your face, only to check it’s you.',
-  startCamera: 'Start camera',
-  uploadPhoto: 'Upload a photo instead',
   cameraAsking: 'Allow the camera when your browser asks.',
   previewHeading: 'Put your face in the oval',
   takePhoto: 'Take photo',
@@ -59,7 +55,10 @@ export const face = {
   error_bad_file: 'That file isn’t a photo we can read. Choose a JPEG or PNG photo of your face.',
 };
 
-export type FaceStrings = BiometricStrings & typeof face;
+export type FaceStrings = BiometricStrings & typeof faceFirst & typeof face;
 
 /** Everything <face-verify> says in English: its own strings, the face and voice ones, and the common ones. */
-export const faceEnglish: FaceStrings = { ...biometricEnglish, ...face };
+export const faceEnglish: FaceStrings = { ...commonFirst, ...biometricFirst, ...faceFirst, ...biometricEnglish, ...face };
+
+/** What it says after its first step, which comes with those steps' code (the first step's words are in first.ts). */
+export const faceLater = { ...biometricEnglish, ...face };

@@ -1,18 +1,9 @@
 import type { Plural } from '../../core/plural.js';
 import { common, type CommonStrings } from './common.js';
+import { commonFirst, otpFirst } from './first.js';
 
 /** What <otp-verify> says. English is built in; other languages are registered (see localize). */
 export const otp = {
-  contactHeading: 'Verify it’s you',
-  contactIntro: 'We’ll send you a one-time code.',
-  channelLegend: 'Send the code by',
-  channel_sms: 'SMS',
-  channel_whatsapp: 'WhatsApp',
-  channel_email: 'Email',
-  countryLabel: 'Country',
-  phoneLabel: 'Phone number',
-  emailLabel: 'Email address',
-  sendCode: 'Send code',
   sending: 'Sending your code…',
   codeHeading: 'Enter the code',
   codeSentTo: 'We sent a code to {to}.',
@@ -30,14 +21,13 @@ export const otp = {
   successText: 'Thank you, you’re verified.',
   startOver: 'Start over',
   codeSentAnnouncement: 'Code sent to {to}.',
-  didYouMean: 'Did you mean {suggestion}?',
-  useSuggestion: 'Use {suggestion}',
-  phoneInvalid: 'Enter a full phone number, with its country.',
-  emailInvalid: 'Enter an email address such as name@example.com.',
   codeIncomplete: 'Enter all the digits of the code.',
 };
 
-export type OtpStrings = CommonStrings & typeof otp;
+export type OtpStrings = CommonStrings & typeof otpFirst & typeof otp;
 
 /** Everything <otp-verify> says in English: its own strings and the common ones. */
-export const otpEnglish: OtpStrings = { ...common, ...otp };
+export const otpEnglish: OtpStrings = { ...commonFirst, ...otpFirst, ...common, ...otp };
+
+/** What it says after its contact step, which comes with those steps' code (the contact step's words are in first.ts). */
+export const otpLater = { ...common, ...otp };

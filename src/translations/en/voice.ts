@@ -1,11 +1,8 @@
 import { biometricEnglish, type BiometricStrings } from './biometric.js';
+import { biometricFirst, commonFirst, voiceFirst } from './first.js';
 
 /** What <voice-verify> says. English is built in; other languages are registered (see localize). */
 export const voice = {
-  voiceHeading: 'Verify with your voice',
-  voiceEnrollHeading: 'Register your voice',
-  voicePriming: 'We’ll use your microphone to record you reading a few words, only to check it’s you.',
-  startMicrophone: 'Start microphone',
   microphoneAsking: 'Allow the microphone when your browser asks.',
   readHeading: 'Read this aloud',
   readDigits: 'Press record, then read these numbers in your normal voice.',
@@ -40,7 +37,10 @@ export const voice = {
   microphone_unsupported: 'This browser can’t record here. Open the page in your usual browser.',
 };
 
-export type VoiceStrings = BiometricStrings & typeof voice;
+export type VoiceStrings = BiometricStrings & typeof voiceFirst & typeof voice;
 
 /** Everything <voice-verify> says in English: its own strings, the face and voice ones, and the common ones. */
-export const voiceEnglish: VoiceStrings = { ...biometricEnglish, ...voice };
+export const voiceEnglish: VoiceStrings = { ...commonFirst, ...biometricFirst, ...voiceFirst, ...biometricEnglish, ...voice };
+
+/** What it says after its first step, which comes with those steps' code (the first step's words are in first.ts). */
+export const voiceLater = { ...biometricEnglish, ...voice };

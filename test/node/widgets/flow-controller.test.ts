@@ -12,11 +12,11 @@ function transition(state: State, event: Event): State {
   return state;
 }
 
-function flow() {
+function flow(moves: ConstructorParameters<typeof FlowController<State, Event>>[1] = transition) {
   const log: string[] = [];
   let updates = 0;
   const host = { addController: () => {}, removeController: () => {}, requestUpdate: () => void updates++, updateComplete: Promise.resolve(true) };
-  const controller = new FlowController<State, Event>(host, transition, { step: 'idle' }, {
+  const controller = new FlowController<State, Event>(host, moves, { step: 'idle' }, {
     enter: { busy: (state) => log.push(`enter busy ${state.job}`), done: (state, before) => log.push(`enter done from ${before.step}`) },
     leave: { busy: (state, before) => log.push(`leave busy ${before.job} for ${state.step}`) },
     change: (state, before) => log.push(`change ${before.step}>${state.step}`),
@@ -51,5 +51,32 @@ describe('FlowController', () => {
     log.length = 0;
     controller.send({ type: 'progress' });
     assert.deepEqual(log, ['change busy>busy']);
+  });
+
+  it('holds what is sent before its transition has come, then applies it in order; a fetch that fails drops it, and the next send fetches again', async () => {
+    let arrived: typeof transition | undefined;
+    let fetches = 0;
+    let online = false;
+    const { controller, log } = flow({
+      current: () => arrived,
+      load: async () => {
+        fetches++;
+        if (online) arrived = transition;
+      },
+    });
+    controller.send({ type: 'start', job: 'a' });
+    controller.send({ type: 'finish' });
+    assert.equal(controller.step, 'idle', 'nothing moves before the code has come');
+    await new Promise((next) => setTimeout(next));
+    assert.deepEqual([controller.step, fetches, log], ['idle', 1, []], 'offline: dropped, not applied later by surprise');
+
+    online = true;
+    controller.send({ type: 'start', job: 'b' });
+    controller.send({ type: 'finish' });
+    await new Promise((next) => setTimeout(next));
+    assert.deepEqual([controller.step, fetches], ['done', 2]);
+    assert.deepEqual(log, ['enter busy b', 'change idle>busy', 'leave busy b for done', 'enter done from busy', 'change busy>done']);
+    controller.send({ type: 'ignored' });
+    assert.equal(fetches, 2, 'once come, it is not fetched again');
   });
 });
