@@ -5,15 +5,20 @@ import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { formatBrowser, measureBrowser } from './browser.mjs';
-import { formatAnatomy, formatSizes, measureAnatomy, measureSizes } from './sizes.mjs';
+import { formatFirstPress, measureFirstPress } from './first-press.mjs';
+import { FLOW_BUDGET, formatAnatomy, formatSizes, measureSizes } from './sizes.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const started = Date.now();
 console.log(`verify-widgets benchmarks, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
 
-console.log('Sizes (esbuild, minified for browsers; budgets: <otp-verify> <= 16 KB gzip, face and voice <= 15 KB, all three and the CDN file <= 24 KB)');
-console.log(formatSizes(await measureSizes()));
-for (const name of ['otp-verify', 'face-verify', 'voice-verify']) console.log(`\n${formatAnatomy(await measureAnatomy(name))}`);
+console.log(`Sizes, from the packed tarball installed in a fresh folder (esbuild with splitting, minified for browsers; first-load budgets: <otp-verify> <= 16 KB gzip, face and voice <= 15 KB, all three and the CDN file <= 24 KB; a whole flow <= ${FLOW_BUDGET}x its first load)`);
+const sizes = await measureSizes();
+console.log(formatSizes(sizes.rows));
+for (const anatomy of sizes.anatomies) console.log(`\n${formatAnatomy(anatomy)}`);
+
+console.log('\nThe first press over a slow network (Chromium at "Fast 3G", nothing cached: the first step on screen, and the first press to the next step, pressed at once and after 3 s)');
+console.log(formatFirstPress(await measureFirstPress(5)));
 
 console.log('\nBrowser timings (the shutter from the click to the photo on screen; stop to WAV by the widget\'s own performance marks)');
 console.log(formatBrowser(await measureBrowser(10)));
