@@ -6,7 +6,7 @@ export { OtpVerify } from './otp-verify/otp-verify.js';
 export { FaceVerify } from './face-verify/face-verify.js';
 export { VoiceVerify } from './voice-verify/voice-verify.js';
 export * from './events/index.js';
-export type { FaceDetectorLike } from './face-verify/face-detector.js';
+export type { FaceDetectorLike } from './face-verify/later/face-detector.js';
 export { registerLocale, type Strings } from './internal/localize.js';
 export type { CommonStrings } from './translations/en/common.js';
 export type { OtpStrings } from './translations/en/otp.js';

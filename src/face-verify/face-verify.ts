@@ -1,16 +1,16 @@
 import type { PropertyValues, PropertyDeclarations } from 'lit';
-import type { CaptureTools } from './capture.js';
+import type { CaptureTools } from './later/capture.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { onDemand } from '../internal/on-demand.js';
-import type { FaceDetectorLike } from './face-detector.js';
-import type { FaceEvent, FaceState, FaceStep } from './face-verify.flow.js';
-import type { FaceView } from './face-verify.templates.js';
+import type { FaceDetectorLike } from './later/face-detector.js';
+import type { FaceEvent, FaceState, FaceStep } from './later/face-verify.flow.js';
+import type { FaceView } from './later/face-verify.templates.js';
 import { filesAllowed, firstStepStyles, renderFacePriming, uploadButton } from './first-step.js';
 import type { FaceStrings } from '../translations/en/face.js';
 import { biometricFirst, commonFirst, faceFirst } from '../translations/en/first.js';
 
-type FaceLater = typeof import('./later-steps.js');
+type FaceLater = typeof import('./later/later-steps.js');
 
 /**
  * Verifies a person by a selfie, or registers their face (mode="enroll"), through the host handler.
@@ -81,7 +81,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLate
   /** @internal The camera step's code: the camera, the sampler, the shutter, once the person has started. */
   tools: CaptureTools | null = null;
   /** That code (capture.ts, with the later steps), fetched on the first start or file; the person is told if it cannot come. */
-  readonly #loadTools = onDemand(async (): Promise<CaptureTools> => (this.tools ??= (await import('./later-steps.js')).captureTools(this)));
+  readonly #loadTools = onDemand(async (): Promise<CaptureTools> => (this.tools ??= (await import('./later/later-steps.js')).captureTools(this)));
   #withTools(use: (tools: CaptureTools) => Promise<void>): Promise<void> {
     return this.#loadTools().then(use, (error) => void (this.isConnected && this.reportLiveFailure(error)));
   }
@@ -100,7 +100,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLate
   photo: HTMLCanvasElement | null = null;
 
   protected fetchLater(): Promise<FaceLater> {
-    return import('./later-steps.js');
+    return import('./later/later-steps.js');
   }
 
   protected renderStep() {

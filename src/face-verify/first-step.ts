@@ -5,7 +5,7 @@
 import { css, html, nothing } from 'lit';
 import { baseStyles } from '../internal/base.styles.js';
 import type { ConfigResponse } from '../core/protocol.js';
-import type { FaceView } from './face-verify.templates.js';
+import type { FaceView } from './later/face-verify.templates.js';
 
 /** Whether a photo file may stand in for the camera: never where the host wants a live face, but to register when it says so. */
 export function filesAllowed(config: Pick<ConfigResponse, 'liveness'> | undefined, mode: 'verify' | 'enroll'): boolean {

@@ -12,7 +12,7 @@
  * ```
  * where `/models/` serves `node_modules/@vladmandic/face-api/model/tiny_face_detector_model*`.
  */
-import type { FaceDetectorLike } from './face-detector.js';
+import type { FaceDetectorLike } from './later/face-detector.js';
 
 export interface ModelFaceDetectorOptions {
   /** The folder holding `tiny_face_detector_model-weights_manifest.json` and its `.bin`. */

@@ -4,15 +4,15 @@
  * page and the person how it went. Each element moves its own flow through `done` and `failed`.
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
-import type { AccountWay } from './account-actions.js';
+import type { AccountWay } from './later/account-actions.js';
 import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyOtherWayEvent } from '../events/other-way.js';
 import type { DeviceFailure } from '../core/protocol.js';
-import type { failureText, FailureFacts } from './failure-text.js';
+import type { failureText, FailureFacts } from './later/failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type HandoffStatus, type LiveFaceBody } from '../core/protocol.js';
 import { StaleAnswer } from './request-controller.js';
-import { HandoffController } from './handoff-controller.js';
+import { HandoffController } from './handoff/handoff-controller.js';
 import { proofIn, VerifyElement, type LaterCode, type StepView } from './verify-element.js';
 import { stringsFor } from './localize.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';

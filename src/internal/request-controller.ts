@@ -9,7 +9,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { callHost, HostError, isTokenRefusal } from './host-api.js';
-import type { Prover } from './friction.js';
+import type { Prover } from './later/friction.js';
 import { onDemand } from './on-demand.js';
 import type { Route, Routes } from '../core/protocol.js';
 
@@ -20,7 +20,7 @@ export class StaleAnswer extends Error {
 type Host = ReactiveControllerHost & Prover & { endpoint: string; requestTimeout: number };
 
 /** The friction code, fetched on the first answer that needs it. */
-const friction = onDemand(() => import('./friction.js'));
+const friction = onDemand(() => import('./later/friction.js'));
 
 /** A handler asks again after a proof it finds too weak (pressure rose meanwhile): at most this many proofs per call. */
 const MAX_PROOFS = 3;

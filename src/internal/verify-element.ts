@@ -142,7 +142,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   /** @internal */
   laterFailed = false;
   /** Fetches it once (the next call after a failure fetches again), and adds its look. */
-  protected readonly loadLater = onDemand(async () => {
+  protected readonly loadLater: () => Promise<Later> = onDemand(async () => {
     const later = await this.fetchLater();
     this.addStyles(later.styles);
     this.later = later;

@@ -9,7 +9,7 @@ import { OTP_CHANNELS, type ConfigResponse, type OtpChannel } from '../core/prot
 import { isEmailAddress, suggestEmail } from '../core/email.js';
 import type { OtpStrings } from '../translations/en/otp.js';
 import { countryForDialed, dialedDigits, toE164, type CallingCodes } from './dial-codes.js';
-import type { Contact } from './otp-verify.flow.js';
+import type { Contact } from './later/otp-verify.flow.js';
 
 export interface ContactDraft {
   method?: OtpChannel;

@@ -10,8 +10,8 @@ import { format } from '../core/format.js';
 import { baseStyles, fieldStyles } from '../internal/base.styles.js';
 import type { ContactForm } from './contact-form.js';
 import { countryList } from './country-list.js';
-import type { Problem } from './otp-verify.flow.js';
-import type { OtpView } from './otp-verify.templates.js';
+import type { Problem } from './later/otp-verify.flow.js';
+import type { OtpView } from './later/otp-verify.templates.js';
 
 /** The picker's options: rendered again only when the list or the choice changes, never on a keystroke. */
 function countryOptions(language: string, form: ContactForm) {

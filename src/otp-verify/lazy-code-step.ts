@@ -5,7 +5,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import { onDemand } from '../internal/on-demand.js';
-import type { CodeFieldController, CodeFieldEvents } from './code-field-controller.js';
+import type { CodeFieldController, CodeFieldEvents } from './later/code-field-controller.js';
 
 export class LazyCodeStep {
   /** Digits in a code, as the handler said (config, or a send's answer); null when unknown. */
@@ -21,7 +21,7 @@ export class LazyCodeStep {
 
   /** Fetches the step's code (once). */
   readonly load = onDemand(async () => {
-    const step = (await import('./later-steps.js')).codeStep(this.host, { ...this.events, length: () => this.length });
+    const step = (await import('./later/later-steps.js')).codeStep(this.host, { ...this.events, length: () => this.length });
     this.field = step.field;
     this.#left = step.left;
     this.host.requestUpdate();

@@ -5,12 +5,12 @@ import { FlowController } from '../internal/flow-controller.js';
 import { LazyCodeStep } from './lazy-code-step.js';
 import { ContactForm } from './contact-form.js';
 import { firstStepStyles, renderContactStep } from './first-step.js';
-import type { OtpEvent, OtpState, Problem, OtpStep } from './otp-verify.flow.js';
-import type { OtpView } from './otp-verify.templates.js';
+import type { OtpEvent, OtpState, Problem, OtpStep } from './later/otp-verify.flow.js';
+import type { OtpView } from './later/otp-verify.templates.js';
 import type { OtpStrings } from '../translations/en/otp.js';
 import { commonFirst, otpFirst } from '../translations/en/first.js';
 
-type OtpLater = typeof import('./later-steps.js');
+type OtpLater = typeof import('./later/later-steps.js');
 
 /**
  * Verifies a person by a one-time code sent by SMS, WhatsApp or email, through the host handler.
@@ -120,7 +120,7 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings, OtpLater> impl
   });
 
   protected fetchLater(): Promise<OtpLater> {
-    return import('./later-steps.js');
+    return import('./later/later-steps.js');
   }
 
   protected override configured(config: ConfigResponse): void {

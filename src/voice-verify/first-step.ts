@@ -3,7 +3,7 @@
  * comes with the later steps (later-steps.ts), fetched when the page is idle or on the first press.
  */
 import { html, nothing } from 'lit';
-import type { VoiceView } from './voice-verify.templates.js';
+import type { VoiceView } from './later/voice-verify.templates.js';
 
 export function renderVoicePriming(v: VoiceView) {
   const { t } = v;

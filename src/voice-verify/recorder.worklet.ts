@@ -6,7 +6,7 @@
  * It ships as its own file, loaded with addModule from the same origin as the widget, so a strict
  * CSP (`script-src 'self'`) allows it: no blob: URL, no eval.
  */
-import { VoiceFramer, type VoiceFrame } from './voice-frames.js';
+import { VoiceFramer, type VoiceFrame } from './later/voice-frames.js';
 
 // The AudioWorkletGlobalScope, which TypeScript's DOM library does not describe.
 declare const sampleRate: number;

@@ -3,15 +3,15 @@ import type { MicrophoneFailure } from '../core/protocol.js';
 import { BiometricElement } from '../internal/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { onDemand } from '../internal/on-demand.js';
-import type { RecordingTools } from './recording-tools.js';
-import type { VoiceEvent, VoiceState, VoiceStep } from './voice-verify.flow.js';
+import type { RecordingTools } from './later/recording-tools.js';
+import type { VoiceEvent, VoiceState, VoiceStep } from './later/voice-verify.flow.js';
 import { baseStyles } from '../internal/base.styles.js';
-import type { VoiceView } from './voice-verify.templates.js';
+import type { VoiceView } from './later/voice-verify.templates.js';
 import { renderVoicePriming } from './first-step.js';
 import type { VoiceStrings } from '../translations/en/voice.js';
 import { biometricFirst, commonFirst, voiceFirst } from '../translations/en/first.js';
 
-type VoiceLater = typeof import('./later-steps.js');
+type VoiceLater = typeof import('./later/later-steps.js');
 
 /**
  * Verifies a person by their voice reading a prompt, or registers their voice (mode="enroll"),
@@ -101,7 +101,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
   tools: RecordingTools | null = null;
   /** Their code (recording-tools.ts), fetched on the first start. */
   readonly #loadTools = onDemand(async () => {
-    this.tools = (await import('./later-steps.js')).recordingTools(this, () => this.flow.send({ type: 'released' }), {
+    this.tools = (await import('./later/later-steps.js')).recordingTools(this, () => this.flow.send({ type: 'released' }), {
       workletUrl: () => this.workletUrl,
       maxDuration: () => this.maxDuration,
       minSpeech: () => this.minSpeech,
@@ -136,7 +136,7 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
   });
 
   protected fetchLater(): Promise<VoiceLater> {
-    return import('./later-steps.js');
+    return import('./later/later-steps.js');
   }
 
   protected renderStep() {

@@ -90,6 +90,7 @@ const TARGETS = {
   'face-verify': { budget: 15, last: 19.2 },
   'voice-verify': { budget: 15, last: 18.5 },
   all: { budget: 24, last: 28.8 },
+  cdn: { budget: 24, last: 27.6 },
 };
 /** What a whole flow may fetch, at most, as a multiple of the first load. */
 export const FLOW_BUDGET = 1.5;
@@ -119,7 +120,7 @@ export async function measureSizes(tarball) {
       rows.push({ what: `<${name}>, Lit included`, ...TARGETS[name], ...(await bundle(site.dir, `import 'verify-widgets/${name}';`)) });
     }
     rows.push({ what: 'all three, Lit included', ...TARGETS.all, ...(await bundle(site.dir, ['otp', 'face', 'voice'].map((n) => `import 'verify-widgets/${n}-verify';`).join('\n'))) });
-    rows.push({ what: 'the CDN file (dist/cdn/verify-widgets.js)', ...cdnFile(join(site.dir, 'node_modules/verify-widgets/dist/cdn')) });
+    rows.push({ what: 'the CDN file (dist/cdn/verify-widgets.js)', ...TARGETS.cdn, ...cdnFile(join(site.dir, 'node_modules/verify-widgets/dist/cdn')) });
     rows.push({ what: '<otp-verify> own code (Lit left out)', ...(await bundle(site.dir, "import 'verify-widgets/otp-verify';", ['lit', 'lit/*', '@lit/*', 'tslib'])) });
     for (const name of ['otp-verify', 'face-verify', 'voice-verify']) anatomies.push(await measureAnatomy(site.dir, name));
   } finally {

@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { modelFaceDetector } from '../../../src/face-verify/model-face-detector.js';
-import { lumaGridSize } from '../../../src/face-verify/frame-quality.js';
+import { lumaGridSize } from '../../../src/face-verify/later/frame-quality.js';
 
 /** A still from the fixtures, drawn at the size the quality gate measures (320 px wide). */
 async function still(name: string): Promise<HTMLCanvasElement> {

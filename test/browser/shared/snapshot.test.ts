@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { snapshot } from '../../../src/face-verify/snapshot.js';
+import { snapshot } from '../../../src/face-verify/later/snapshot.js';
 import { liveVideo, stopAll } from '../support/media.js';
 
 describe('snapshot (the shutter)', () => {

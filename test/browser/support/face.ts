@@ -3,7 +3,7 @@ import '../../../src/face-verify/define.js';
 import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
 import { partOf, untilWidgetStep, widgetFixture } from './widget.js';
 import { CONFIG } from './fake-host.js';
-import { LIVE_TIMING } from '../../../src/face-verify/live-challenge.js';
+import { LIVE_TIMING } from '../../../src/face-verify/later/live-challenge.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
 
 export const faceFixture = (attributes = '', lang = 'en') => widgetFixture<FaceVerify>('face-verify', attributes, lang);

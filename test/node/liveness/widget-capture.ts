@@ -17,7 +17,7 @@ export interface Framing {
 }
 
 export async function throughWidget(pictures: Rgba[], framings: Framing[]): Promise<Uint8Array[][]> {
-  const shutter = await build({ entryPoints: [new URL('../../../src/face-verify/snapshot.ts', import.meta.url).pathname], bundle: true, format: 'iife', globalName: 'shutter', write: false, target: 'es2022' });
+  const shutter = await build({ entryPoints: [new URL('../../../src/face-verify/later/snapshot.ts', import.meta.url).pathname], bundle: true, format: 'iife', globalName: 'shutter', write: false, target: 'es2022' });
   const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'], protocolTimeout: 30_000 });
   try {
     const page = await browser.newPage();

@@ -47,21 +47,39 @@ function renderedParts(files: string[]): Set<string> {
 }
 
 const BASE = ['src/internal/verify-element.ts', 'src/internal/host-api.ts'];
+const BASE_STYLES = ['src/internal/base.styles.ts', 'src/internal/later/step.styles.ts'];
 // The friction code asks the page for a human check only where the protocol has friction (send-otp
 // and verify-otp), and for a fresh session token on every route.
 /** Continue on your phone: the computer's panel and the phone's note, in both face and voice widgets. */
-const HANDOFF = ['src/internal/handoff-controller.ts', 'src/internal/handoff-panel.ts', 'src/internal/handoff-phone.ts', 'src/internal/handoff-host.ts'];
+const HANDOFF = ['src/internal/handoff/handoff-controller.ts', 'src/internal/handoff/handoff-panel.ts', 'src/internal/handoff/handoff-phone.ts', 'src/internal/handoff/handoff-host.ts'];
+const BIOMETRIC = ['src/internal/biometric-element.ts', 'src/internal/later/account-actions.ts', ...HANDOFF, ...BASE];
+/** Each widget's files (the element first), where its flow's steps are, and the files of its look: the first step's, and the later steps'. */
 const COMPONENTS = {
-  'otp-verify': { files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/otp-verify.templates.ts', 'src/internal/friction.ts', ...BASE], flow: 'src/otp-verify/otp-verify.flow.ts', also: [] },
-  'face-verify': { files: ['src/face-verify/face-verify.ts', 'src/face-verify/face-verify.templates.ts', 'src/face-verify/capture.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...HANDOFF, ...BASE], flow: 'src/face-verify/face-verify.flow.ts', also: ['verify-session-token'] },
-  'voice-verify': { files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/voice-verify.templates.ts', 'src/internal/biometric-element.ts', 'src/internal/account-actions.ts', ...HANDOFF, ...BASE], flow: 'src/voice-verify/voice-verify.flow.ts', also: ['verify-session-token'] },
+  'otp-verify': {
+    files: ['src/otp-verify/otp-verify.ts', 'src/otp-verify/first-step.ts', 'src/otp-verify/later/otp-verify.templates.ts', 'src/otp-verify/later/otp-requests.ts', 'src/internal/later/friction.ts', ...BASE],
+    flow: 'src/otp-verify/later/otp-verify.flow.ts',
+    styles: ['src/otp-verify/first-step.ts', 'src/otp-verify/later/otp-verify.styles.ts', ...BASE_STYLES],
+    also: [],
+  },
+  'face-verify': {
+    files: ['src/face-verify/face-verify.ts', 'src/face-verify/first-step.ts', 'src/face-verify/later/face-verify.templates.ts', 'src/face-verify/later/capture.ts', ...BIOMETRIC],
+    flow: 'src/face-verify/later/face-verify.flow.ts',
+    styles: ['src/face-verify/first-step.ts', 'src/face-verify/later/face-verify.styles.ts', 'src/internal/handoff/handoff.styles.ts', ...BASE_STYLES],
+    also: ['verify-session-token'],
+  },
+  'voice-verify': {
+    files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/first-step.ts', 'src/voice-verify/later/voice-verify.templates.ts', ...BIOMETRIC],
+    flow: 'src/voice-verify/later/voice-verify.flow.ts',
+    styles: ['src/voice-verify/later/voice-verify.styles.ts', 'src/internal/handoff/handoff.styles.ts', ...BASE_STYLES],
+    also: ['verify-session-token'],
+  },
 };
 
 describe('custom-elements.json', () => {
   const declarations = manifest().modules.flatMap((m) => m.declarations ?? []);
   const elements = new Map(declarations.filter((d) => d.tagName).map((d) => [d.tagName!, d]));
 
-  for (const [tag, { files, flow, also }] of Object.entries(COMPONENTS)) {
+  for (const [tag, { files, flow, styles, also }] of Object.entries(COMPONENTS)) {
     describe(`<${tag}>`, () => {
       const element = elements.get(tag)!;
       it('is in the manifest', () => assert.ok(element));
@@ -75,7 +93,6 @@ describe('custom-elements.json', () => {
       });
 
       it('documents exactly the custom properties its styles read', () => {
-        const styles = ['src/internal/base.styles.ts', files[0]!.replace(/\.ts$/, '.styles.ts')];
         const read = new Set(styles.flatMap((file) => [...source(file).matchAll(/var\((--verify-[\w-]+)/g)].map((m) => m[1]!)));
         assert.deepEqual(new Set(element.cssProperties!.map((p) => p.name)), read);
       });

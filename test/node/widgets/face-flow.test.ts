@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState } from '../../../src/face-verify/face-verify.flow.js';
+import { initialFaceState, readyToCapture, transitionFace, type FaceEvent, type FaceState } from '../../../src/face-verify/later/face-verify.flow.js';
 
 const run = (...events: FaceEvent[]) => events.reduce<FaceState>(transitionFace, initialFaceState);
 const preview = () => run({ type: 'start' }, { type: 'granted' });

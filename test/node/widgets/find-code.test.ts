@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCode } from '../../../src/otp-verify/find-code.js';
+import { findCode } from '../../../src/otp-verify/later/find-code.js';
 import { render, TEMPLATES } from '../../../src/emulator/templates.js';
 import { dialedDigits, toE164 } from '../../../src/otp-verify/dial-codes.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jpeg from 'jpeg-js';
-import { measureFrame, qualityProblems, type Pixels } from '../../../src/face-verify/frame-quality.js';
+import { measureFrame, qualityProblems, type Pixels } from '../../../src/face-verify/later/frame-quality.js';
 import { FIXTURES as FIXTURE_DIR, mjpegFrames } from '../helpers.js';
 import { gifFrames, videoFrames } from '../liveness/video-frames.js';
 

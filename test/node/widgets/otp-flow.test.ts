@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState, resendWait, transition, type OtpEvent, type OtpState } from '../../../src/otp-verify/otp-verify.flow.js';
+import { initialState, resendWait, transition, type OtpEvent, type OtpState } from '../../../src/otp-verify/later/otp-verify.flow.js';
 
 const contact = { method: 'sms' as const, phone: '+966501234567' };
 const run = (...events: OtpEvent[]) => events.reduce<OtpState>(transition, initialState);

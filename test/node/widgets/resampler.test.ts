@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import FFT from 'fft.js';
-import { Resampler } from '../../../src/voice-verify/resampler.js';
+import { Resampler } from '../../../src/voice-verify/later/resampler.js';
 
 const tone = (hz: number, rate: number, seconds: number, amplitude = 0.5) =>
   Float32Array.from({ length: Math.round(rate * seconds) }, (_, i) => amplitude * Math.sin((2 * Math.PI * hz * i) / rate));

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState } from '../../../src/voice-verify/voice-verify.flow.js';
+import { initialVoiceState, transitionVoice, type VoiceEvent, type VoiceState } from '../../../src/voice-verify/later/voice-verify.flow.js';
 
 const run = (...events: VoiceEvent[]) => events.reduce<VoiceState>(transitionVoice, initialVoiceState);
 const recorded = (problems: ('no-speech' | 'too-short')[] = []) =>

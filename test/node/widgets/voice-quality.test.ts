@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodeWav, toMono } from '../../../src/core/wav.js';
-import { VoiceFramer, type VoiceFrame } from '../../../src/voice-verify/voice-frames.js';
-import { analyseVoice, liveWarning, type FrameStats } from '../../../src/voice-verify/voice-quality.js';
+import { VoiceFramer, type VoiceFrame } from '../../../src/voice-verify/later/voice-frames.js';
+import { analyseVoice, liveWarning, type FrameStats } from '../../../src/voice-verify/later/voice-quality.js';
 import { FIXTURES } from '../helpers.js';
 
 /** A fixture through the recorder's own framing, in render quanta of 128 as the worklet gets them. */

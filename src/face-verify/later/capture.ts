@@ -1,0 +1,136 @@
+/**
+ * The camera step's code: the camera, the quality gate's sampling, the shutter and the live
+ * challenge. <face-verify> fetches it when the person starts or picks a file, so that a page that
+ * shows only the priming step does not carry it.
+ */
+import type { CameraFailure, LivenessMove } from '../../core/protocol.js';
+import { failureOf } from '../../internal/later/device-controller.js';
+import { CameraController } from './camera-controller.js';
+import { browserFaceDetector } from './face-detector.js';
+import { readyToCapture } from './face-verify.flow.js';
+import { liveInstruction } from './face-verify.templates.js';
+import type { ReactiveControllerHost } from 'lit';
+import type { ConfigResponse } from '../../core/protocol.js';
+import type { RequestController } from '../../internal/request-controller.js';
+import type { FaceStrings } from '../../translations/en/face.js';
+import type { FaceDetectorLike } from './face-detector.js';
+import type { FaceEvent, FaceState } from './face-verify.flow.js';
+import { FrameSampler } from './frame-sampler.js';
+import { runChallenge } from './live-challenge.js';
+import { snapshot } from './snapshot.js';
+
+/**
+ * Each movement's arrow, drawn on the mirrored preview: the person's own left is on the screen's
+ * left there, whatever the page's direction, so the arrows are physical, never flipped for
+ * right-to-left text (the words say "your left").
+ */
+const ARROWS: Record<LivenessMove, string> = {
+  left: 'M66 50H34M46 38L34 50L46 62',
+  right: 'M34 50H66M54 38L66 50L54 62',
+  up: 'M50 64V30M38 42L50 30L62 42',
+  down: 'M50 30V64M38 52L50 64L62 52',
+  closer: 'M38 38L26 26M26 36V26H36M62 38L74 26M64 26H74V36M38 62L26 74M26 64V74H36M62 62L74 74M74 64V74H64',
+};
+
+/**
+ * The camera step's tools and what the element does with them: open the camera, hear the quality
+ * gate, take the photo (or read a chosen file), lead a live challenge.
+ */
+/** What the camera step reads and calls of <face-verify>. */
+export interface CameraHost extends ReactiveControllerHost, HTMLElement {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly step: string;
+  readonly t: FaceStrings;
+  readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
+  readonly requests: RequestController;
+  readonly config?: ConfigResponse;
+  readonly detector: FaceDetectorLike | null | undefined;
+  readonly manual: boolean;
+  readonly maxSide: number;
+  readonly filesAllowed: boolean;
+  photo: HTMLCanvasElement | null;
+  announce(text: string): void;
+  capture(): Promise<void>;
+  reportDeviceFailure(reason: CameraFailure): void;
+  reportLiveFailure(error: unknown): void;
+}
+
+export function captureTools(element: CameraHost) {
+  const browserDetector = browserFaceDetector();
+  const video = () => (element.isConnected ? element.renderRoot.querySelector('video') : null);
+  let spoken = '';
+  /** Says what the gate asks, when it changes, in the live region as well as on screen. */
+  const speak = (text: string) => {
+    if (text === spoken) return;
+    spoken = text;
+    element.announce(text);
+  };
+  const tools = {
+    camera: new CameraController(element, () => element.flow.send({ type: 'released' })),
+    sampler: new FrameSampler(element, {
+      video,
+      detector: () => (element.detector === undefined ? browserDetector : element.detector),
+      active: () => element.step === 'preview',
+      // A photo is taken by itself once the gate has held (unless `manual`).
+      measured: (problems) => {
+        element.flow.send({ type: 'quality', problems, now: performance.now() });
+        speak(problems[0] ? element.t[`quality_${problems[0]}`] : element.t.qualityGood);
+        if (element.manual || !readyToCapture(element.flow.state, performance.now())) return true;
+        void element.capture();
+        return false;
+      },
+    }),
+    arrows: ARROWS,
+
+    /** Opens the camera (the default one, or the one named), or tells why it cannot. */
+    async open(deviceId: string | null): Promise<void> {
+      try {
+        await tools.camera.open(deviceId);
+        element.flow.send({ type: 'granted' });
+      } catch (error) {
+        if (!element.isConnected) return;
+        const reason = failureOf<CameraFailure>(error);
+        element.flow.send({ type: 'camera-failed', reason, filesAllowed: element.filesAllowed });
+        element.reportDeviceFailure(reason);
+      }
+    },
+
+    /** The shutter, for review: the canvas shown as a picture the review's heading already names. */
+    async shoot(source: HTMLVideoElement | ImageBitmap, from: 'camera' | 'file') {
+      const shot = await snapshot(source, { maxSide: element.maxSide });
+      shot.canvas.setAttribute('part', 'photo');
+      shot.canvas.setAttribute('aria-hidden', 'true');
+      element.photo = shot.canvas;
+      element.flow.send({ type: 'capture', image: shot.base64, source: from });
+    },
+
+    /** The preview's frame; where the host checks faces live, the framed face starts the movements instead. */
+    async capture(): Promise<void> {
+      const preview = video();
+      if (element.step !== 'preview' || !preview?.videoWidth) return;
+      if (element.config?.liveness) return element.flow.send({ type: 'live' });
+      await tools.shoot(preview, 'camera');
+    },
+
+    /** A chosen photo instead of the camera's, for review. */
+    async useFile(file: File): Promise<void> {
+      const bitmap = await createImageBitmap(file).catch(() => null);
+      if (bitmap) return tools.shoot(bitmap, 'file');
+      element.flow.send({ type: 'file-refused' });
+      element.announce(element.t.error_bad_file);
+    },
+
+    /** Leads the live challenge the host chooses (live-challenge.ts). */
+    challenge: () =>
+      runChallenge({
+        requests: element.requests,
+        flow: element.flow,
+        video,
+        failed: (error) => element.reportLiveFailure(error),
+        instruct: (move) => element.announce(liveInstruction(element.t, move)),
+      }),
+  };
+  return tools;
+}
+
+export type CaptureTools = ReturnType<typeof captureTools>;

@@ -1,0 +1,179 @@
+/**
+ * The steps of <face-verify> and how events move between them. Pure: no DOM, no camera, no clock
+ * of its own, so every path is tested on Node. The element opens the camera, measures frames and
+ * uploads as the steps ask.
+ */
+import type { AccountProblem, SampleEvent, CameraFailure, ErrorCode, FaceStep, LivenessMove, StepsOf } from '../../core/protocol.js';
+import type { QualityProblem } from './frame-quality.js';
+
+export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
+export type ImageSource = 'camera' | 'file';
+
+/** A live challenge's answer: its nonce and the frames taken so far (the frontal one first). */
+export interface LiveAnswer {
+  nonce: string;
+  moves: LivenessMove[];
+  frames: string[];
+}
+
+export type FaceState = StepsOf<
+  FaceStep,
+  | { step: 'priming' }
+  | { step: 'permission' }
+  /** `problems` is null until a frame has been measured: no verdict, good or bad, before that. */
+  | { step: 'preview'; problems: QualityProblem[] | null; steadySince: number | null }
+  /** Following the movements the host chose: `live` is null until the challenge has come. */
+  | { step: 'challenge'; live: LiveAnswer | null }
+  | { step: 'review'; image: string; source: ImageSource }
+  | { step: 'uploading'; image: string; source: ImageSource; live?: LiveAnswer }
+  | { step: 'success' }
+  /** A phone makes the capture: the computer shows its link and how it is getting on. */
+  | { step: 'handoff' }
+  | {
+      step: 'failure';
+      reason: FaceFailure;
+      attemptsLeft?: number;
+      retryAfter?: number;
+      /** The rule a live check's frames broke, and the movement it did not see. */
+      livenessReason?: string;
+      move?: LivenessMove;
+      canRetry: boolean;
+      canUpload: boolean;
+      /** The photo the service never judged (a fault on the way): "Try again" sends it again. */
+      kept?: { image: string; source: ImageSource };
+    }
+>;
+
+export type { FaceStep };
+
+export type FaceEvent =
+  | { type: 'start' }
+  | { type: 'granted' }
+  /** `filesAllowed` is false where the host checks faces live and takes no file. */
+  | { type: 'camera-failed'; reason: CameraFailure; filesAllowed: boolean }
+  /** The page was hidden: the camera is released. */
+  | { type: 'released' }
+  | { type: 'quality'; problems: QualityProblem[]; now: number }
+  | { type: 'capture'; image: string; source: ImageSource }
+  /** The host checks faces live: the framed face starts a challenge instead of a photo. */
+  | { type: 'live' }
+  | { type: 'challenge'; nonce: string; moves: LivenessMove[] }
+  /** The next frame of the challenge: the frontal one, then one per movement. */
+  | { type: 'frame'; image: string }
+  | { type: 'retake' }
+  | { type: 'confirm' }
+  | { type: 'retry' }
+  /** The chosen file is not an image the browser can read. */
+  | { type: 'file-refused' }
+  | SampleEvent;
+
+export const initialFaceState: FaceState = { step: 'priming' };
+
+/** How long the quality must hold before the widget captures by itself. */
+export const STEADY_MS = 900;
+
+/** Whether the preview has been good for long enough to capture without the shutter. */
+export function readyToCapture(state: FaceState, now: number, steadyMs = STEADY_MS): boolean {
+  return state.step === 'preview' && state.problems?.length === 0 && state.steadySince !== null && now - state.steadySince >= steadyMs;
+}
+
+/** Camera failures the person can undo (allow the camera, close the other app); the rest cannot be retried. */
+const RETRYABLE_CAMERA: readonly CameraFailure[] = ['denied', 'busy', 'no-camera', 'constraints'];
+
+export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
+  switch (event.type) {
+    case 'start':
+      return state.step === 'priming' ? { step: 'permission' } : state;
+    case 'granted':
+      return state.step === 'permission' ? { step: 'preview', problems: null, steadySince: null } : state;
+    case 'camera-failed':
+      if (state.step !== 'permission' && state.step !== 'preview') return state;
+      // A file from the device works wherever the camera does not, unless the host wants a live face.
+      return { step: 'failure', reason: event.reason, canRetry: RETRYABLE_CAMERA.includes(event.reason), canUpload: event.filesAllowed };
+    case 'released':
+      return state.step === 'permission' || state.step === 'preview' || state.step === 'challenge' ? { step: 'priming' } : state;
+    case 'quality': {
+      if (state.step !== 'preview') return state;
+      const good = event.problems.length === 0;
+      return { step: 'preview', problems: event.problems, steadySince: good ? (state.steadySince ?? event.now) : null };
+    }
+    case 'live':
+      return state.step === 'preview' ? { step: 'challenge', live: null } : state;
+    case 'challenge':
+      return state.step === 'challenge' && !state.live ? { step: 'challenge', live: { nonce: event.nonce, moves: event.moves, frames: [] } } : state;
+    case 'frame': {
+      if (state.step !== 'challenge' || !state.live) return state;
+      const live = { ...state.live, frames: [...state.live.frames, event.image] };
+      // The frontal frame is the one the service compares.
+      return live.frames.length > live.moves.length ? { step: 'uploading', image: live.frames[0]!, source: 'camera', live } : { step: 'challenge', live };
+    }
+    case 'capture':
+      if (event.source === 'camera' && state.step !== 'preview') return state;
+      if (event.source === 'file' && state.step === 'uploading') return state;
+      return { step: 'review', image: event.image, source: event.source };
+    case 'retake': {
+      const source = state.step === 'review' ? state.source : state.step === 'failure' ? state.kept?.source : undefined;
+      if (!source) return state;
+      return source === 'camera' ? { step: 'permission' } : { step: 'priming' };
+    }
+    case 'confirm':
+      return state.step === 'review' ? { step: 'uploading', image: state.image, source: state.source } : state;
+    case 'done':
+      return state.step === 'uploading' || state.step === 'handoff' ? { step: 'success' } : state;
+    case 'failed':
+      // The challenge itself may be refused or lost on its way, and so may the camera's code.
+      if (state.step === 'challenge' || state.step === 'permission') return liveFailed(event);
+      if (state.step !== 'uploading') return state;
+      return uploadFailed(state, event);
+    case 'retry':
+      if (state.step !== 'failure' || !state.canRetry) return state;
+      // A live challenge is answered once: another try is another challenge, from the camera.
+      return state.kept ? { step: 'uploading', ...state.kept } : { step: 'permission' };
+    case 'file-refused':
+      return state.step === 'uploading' ? state : { step: 'failure', reason: 'bad_file', canRetry: true, canUpload: true };
+    case 'blocked':
+      // A phone's link that ended stops the phone wherever it was; the account is checked before the capture.
+      return state.step === 'priming' || state.step === 'failure' || state.step === 'uploading' || (event.reason === 'handoff_ended' && state.step !== 'success') ? { step: 'failure', reason: event.reason, canRetry: false, canUpload: false } : state;
+    case 'restart':
+      return state.step === 'failure' ? { step: 'priming' } : state;
+    case 'handoff':
+      return state.step === 'priming' || state.step === 'failure' ? { step: 'handoff' } : state;
+    case 'handoff-ended':
+      return state.step === 'handoff' ? { step: 'priming' } : state;
+  }
+}
+
+function uploadFailed({ image, source, live }: Extract<FaceState, { step: 'uploading' }>, event: Extract<FaceEvent, { type: 'failed' }>): FaceState {
+  const { code, attemptsLeft, retryAfter } = event;
+  if (live) return liveFailed(event);
+  switch (code) {
+    case 'no_match':
+      // Another try, by camera or by another photo.
+      return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0, canUpload: attemptsLeft !== 0 };
+    case 'bad_sample':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: true };
+    // The photo was not judged: the same one goes again, unless the person retakes it.
+    case 'upstream_unavailable':
+    case 'rate_limited':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: false, kept: { image, source } };
+    default:
+      return { step: 'failure', reason: code, canRetry: false, canUpload: false };
+  }
+}
+
+/** A live answer refused or lost: its challenge is spent, so a retry frames the face again for a new one; no file is offered. */
+function liveFailed({ code, attemptsLeft, retryAfter, move, livenessReason }: Extract<FaceEvent, { type: 'failed' }>): FaceState {
+  const again = attemptsLeft !== 0;
+  switch (code) {
+    case 'no_match':
+    case 'liveness_failed':
+      return { step: 'failure', reason: code, attemptsLeft, ...(move ? { move } : {}), ...(livenessReason ? { livenessReason } : {}), canRetry: again, canUpload: false };
+    case 'liveness_required':
+    case 'bad_sample':
+    case 'upstream_unavailable':
+    case 'rate_limited':
+      return { step: 'failure', reason: code, retryAfter, canRetry: true, canUpload: false };
+    default:
+      return { step: 'failure', reason: code, canRetry: false, canUpload: false };
+  }
+}

@@ -1,0 +1,119 @@
+/** The markup of each <face-verify> step, read from the element through FaceView: no state lives here. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { FaceEvent, FaceState } from './face-verify.flow.js';
+import type { ConfigResponse, LivenessMove } from '../../core/protocol.js';
+import { format } from '../../core/format.js';
+import { failureHeading, failureText } from '../../internal/later/failure-text.js';
+import { accountButton } from '../../internal/later/account-actions.js';
+import type { SampleView } from '../../internal/biometric-element.js';
+import type { FaceStrings } from '../../translations/en/face.js';
+
+/** What the templates read from <face-verify>, which implements it. */
+export interface FaceView extends SampleView {
+  readonly t: FaceStrings;
+  readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
+  /** The camera step's code, once the person has started (capture.ts). */
+  readonly tools: { readonly camera: { readonly nextCamera: string | null }; readonly arrows: Record<LivenessMove, string> } | null;
+  readonly config?: ConfigResponse;
+  /** The picture under review, as the shutter drew it. */
+  readonly photo: HTMLCanvasElement | null;
+  capture(): Promise<void>;
+  openCamera(deviceId: string | null): Promise<void>;
+  useFile(file: File): Promise<void>;
+  /** "Upload a photo instead" (first-step.ts). */
+  uploadButton(): TemplateResult;
+}
+
+/** The video and the oval the person frames their face in (`good` once the gate is satisfied). */
+function stage(good: boolean, extra: TemplateResult | typeof nothing = nothing) {
+  return html`<div part="stage" class="stage">
+    <video part="video" playsinline muted autoplay></video>
+    <svg part="guide" class="guide ${good ? 'good' : ''}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+      <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M30 46A20 36 0 1 0 70 46A20 36 0 1 0 30 46Z"></path>
+      <ellipse class="ring" cx="50" cy="46" rx="20" ry="36"></ellipse>
+    </svg>
+    ${extra}
+  </div>`;
+}
+
+/**
+ * The camera's steps, preview and challenge, in one template, so that the video element and its
+ * stream stay as they are when the movements begin.
+ */
+function camera(v: FaceView, heading: string, good: boolean, extra: TemplateResult | typeof nothing, feedback: string, verdict: string, below: TemplateResult) {
+  return html`${v.heading(heading)}
+    ${stage(good, extra)}
+    <p part="feedback" class="feedback ${verdict}">${feedback}</p>
+    ${below}`;
+}
+
+function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challenge' }>) {
+  const { t } = v;
+  const taken = state.live?.frames.length ?? 0;
+  const move = taken > 0 ? state.live!.moves[taken - 1]! : null;
+  const path = move && v.tools?.arrows[move];
+  const arrow = path ? html`<svg part="arrow" class="arrow ${move}" viewBox="0 0 100 100" aria-hidden="true"><path d=${path}></path></svg>` : nothing;
+  const number = new Intl.NumberFormat(v.language);
+  const progress = state.live
+    ? html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(taken + 1), total: number.format(state.live.moves.length + 1) })}</p>`
+    : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
+  const below = html`${progress}<div class="actions">${v.otherWays()}</div>`;
+  return camera(v, t.liveHeading, move === null && state.live !== null, arrow, liveInstruction(t, move), 'instruction', below);
+}
+
+/**
+ * What a live challenge asks now, on screen and in the live region alike: the frontal look, or a
+ * movement and to hold it (its frame is taken at the end of its time, not at its start).
+ */
+export function liveInstruction(t: FaceStrings, move: LivenessMove | null): string {
+  return move ? `${t[`move_${move}`]} ${t.liveHold}` : t.liveFrontal;
+}
+
+export function renderFaceStep(v: FaceView): TemplateResult | typeof nothing {
+  const { t } = v;
+  const { state } = v.flow;
+  const title = v.mode === 'enroll' ? t.faceEnrollHeading : t.faceHeading;
+  switch (state.step) {
+    case 'priming':
+      // The element draws its first step itself (first-step.ts).
+      return nothing;
+    case 'permission':
+      return html`${v.heading(title)}<p part="message">${t.cameraAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
+    case 'preview': {
+      // No verdict before a frame has been measured (the detector may still be loading).
+      const problem = state.problems?.[0];
+      const verdict = state.problems === null ? '' : problem ? 'warn' : 'good';
+      const next = v.tools?.camera.nextCamera;
+      const actions = html`<div class="actions">
+        <button part="button submit shutter" class="primary" type="button" @click=${() => void v.capture()}>${t.takePhoto}</button>
+        ${next ? html`<button part="button switch" class="secondary" type="button" @click=${() => void v.openCamera(next)}>${t.switchCamera}</button>` : nothing}
+      </div>`;
+      return camera(v, t.previewHeading, verdict === 'good', nothing, problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting, verdict, actions);
+    }
+    case 'challenge':
+      return renderChallenge(v, state);
+    case 'review':
+      return html`${v.heading(t.reviewHeading)}
+        <div part="stage" class="stage">${v.photo}</div>
+        <div class="actions">
+          <button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'confirm' })}>${t.usePhoto}</button>
+          <button part="button" class="secondary" type="button" @click=${() => v.flow.send({ type: 'retake' })}>${t.retake}</button>
+        </div>`;
+    case 'uploading':
+      return html`${v.heading(t.checkingPhoto)}<div part="spinner" class="spinner" aria-hidden="true"></div>`;
+    case 'success':
+      return html`<div class="result success">${v.heading(v.mode === 'enroll' ? t.enrolledHeading : t.successHeading)}<p part="message">${v.phoneLink.phone ? t.handoffPhoneDone : v.mode === 'enroll' ? t.faceEnrolled : t.faceVerified}</p></div>`;
+    case 'handoff':
+      return html`${v.heading(t.handoffHeading)}${v.phoneLink.render()}`;
+    case 'failure': {
+      return html`${v.heading(failureHeading(t, state.reason, state.canRetry || state.canUpload))}
+        <p part="error" class="error">${failureText(t, v.language, 'camera', state)}</p>
+        <div class="actions">
+          ${state.canRetry ? html`<button part="button submit" class="primary" type="button" @click=${() => v.flow.send({ type: 'retry' })}>${t.tryAgain}</button>` : nothing}
+          ${state.kept ? html`<button part="button" class="secondary" type="button" @click=${() => v.flow.send({ type: 'retake' })}>${t.retake}</button>` : nothing}
+          ${state.canUpload ? v.uploadButton() : nothing}
+          ${accountButton(t, state.reason, v.accountWay)}${v.otherWays()}
+        </div>`;
+    }
+  }
+}
