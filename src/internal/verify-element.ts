@@ -146,6 +146,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     const later = await this.fetchLater();
     this.addStyles(later.styles);
     this.later = later;
+    this.laterFailed = false;
     this.requestUpdate();
     return this.later;
   });
@@ -162,14 +163,11 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
       current,
       // A press the code cannot follow (offline) leaves the person on the first step, told why.
       load: () =>
-        this.loadLater().then(
-          () => (this.laterFailed = false),
-          () => {
-            this.laterFailed = true;
-            this.requestUpdate();
-            this.announce(this.t.error_upstream_unavailable);
-          },
-        ),
+        this.loadLater().catch(() => {
+          this.laterFailed = true;
+          this.requestUpdate();
+          this.announce(this.t.error_upstream_unavailable);
+        }),
     };
   }
 
