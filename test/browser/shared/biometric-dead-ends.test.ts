@@ -74,6 +74,9 @@ describe('face and voice: no dead ends', () => {
       const route = name === '<face-verify>' ? 'enroll-face' : 'enroll-voice';
       host = accountHost({}, { [route]: () => failure(403, 'proof_required') }).host;
       const element = await fixture();
+      // As a person reaches the upload: after the config has come (a config that came after the
+      // refusal, allowing the account, would rightly start again).
+      await element.configLoaded;
       (element as unknown as { mode: string }).mode = 'enroll';
       await (element as unknown as { upload(sample: string): Promise<void> }).upload('AAAA');
       await until(element as never, 'failure');
