@@ -1,11 +1,13 @@
 /**
  * The code step of <otp-verify> as the element holds it: its code (code-step.ts: the code field and
- * WebOTP) fetched while a code is sent or when one is pending, so that a contact form does not
+ * WebOTP) fetched (through the element, which adds their look) while a code is sent or when one is pending, so that a contact form does not
  * carry it; and meanwhile, the code's length the handler told.
  */
 import type { ReactiveControllerHost } from 'lit';
 import { onDemand } from '../internal/on-demand.js';
 import type { CodeFieldController, CodeFieldEvents } from './later/code-field-controller.js';
+
+type OtpLater = typeof import('./later/later-steps.js');
 
 export class LazyCodeStep {
   /** Digits in a code, as the handler said (config, or a send's answer); null when unknown. */
@@ -17,11 +19,13 @@ export class LazyCodeStep {
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement,
     private readonly events: Omit<CodeFieldEvents, 'length'>,
+    /** The element's own fetch of its later steps, so that their look is added once, whoever asks first. */
+    private readonly later: () => Promise<OtpLater>,
   ) {}
 
   /** Fetches the step's code (once). */
   readonly load = onDemand(async () => {
-    const step = (await import('./later/later-steps.js')).codeStep(this.host, { ...this.events, length: () => this.length });
+    const step = (await this.later()).codeStep(this.host, { ...this.events, length: () => this.length });
     this.field = step.field;
     this.#left = step.left;
     this.host.requestUpdate();

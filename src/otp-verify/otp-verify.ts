@@ -89,7 +89,7 @@ export class OtpVerify extends VerifyElement<OtpStep, OtpStrings, OtpLater> impl
     incomplete: () => this.announce(this.t.codeIncomplete),
     shown: () => this.step === 'code',
     words: () => this.later!.codeFieldWords(this),
-  });
+  }, () => this.loadLater());
   /** The resend wait, and the wait a rate limit asks before another try: they tick from the first send, so they come with the later steps. */
   #waits?: ReturnType<OtpLater['waits']>;
   get #countdowns() {
