@@ -1,13 +1,14 @@
 /**
  * The code step of <otp-verify> as the element holds it: its code (code-step.ts: the code field and
- * WebOTP) fetched (through the element, which adds their look) while a code is sent or when one is pending, so that a contact form does not
- * carry it; and meanwhile, the code's length the handler told.
+ * WebOTP) fetched through the element's own loader while a code is sent or when one is pending, so
+ * that a contact form does not carry it; and meanwhile, the code's length the handler told.
  */
 import type { ReactiveControllerHost } from 'lit';
 import { onDemand } from '../internal/on-demand.js';
 import type { CodeFieldController, CodeFieldEvents } from './later/code-field-controller.js';
 
-type OtpLater = typeof import('./later/later-steps.js');
+/** What <otp-verify> fetches after its first step: one chunk, its code step among it. */
+export type OtpLater = typeof import('./later/later-steps.js');
 
 export class LazyCodeStep {
   /** Digits in a code, as the handler said (config, or a send's answer); null when unknown. */

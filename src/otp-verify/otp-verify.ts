@@ -2,7 +2,7 @@ import type { PropertyDeclarations } from 'lit';
 import { OTP_CHANNELS, type ConfigResponse } from '../core/protocol.js';
 import { VerifyElement } from '../internal/verify-element.js';
 import { FlowController } from '../internal/flow-controller.js';
-import { LazyCodeStep } from './lazy-code-step.js';
+import { LazyCodeStep, type OtpLater } from './lazy-code-step.js';
 import { ContactForm } from './contact-form.js';
 import { firstStepStyles, renderContactStep } from './first-step.js';
 import type { OtpEvent, OtpState, Problem, OtpStep } from './later/otp-verify.flow.js';
@@ -10,7 +10,6 @@ import type { OtpView } from './later/otp-verify.templates.js';
 import type { OtpStrings } from '../translations/en/otp.js';
 import { commonFirst, otpFirst } from '../translations/en/first.js';
 
-type OtpLater = typeof import('./later/later-steps.js');
 
 /**
  * Verifies a person by a one-time code sent by SMS, WhatsApp or email, through the host handler.
