@@ -64,6 +64,8 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   readonly phoneLink: HandoffController = new HandoffController(this, this.requests);
   /** Whether the flow stands on an account failure (and not on a camera or sample one). */
   #blocked = false;
+  /** Codes verified elsewhere on the page so far: each may be the proof registering waits for. */
+  #proofsSeen = 0;
   /** Where the last sample sent came from, for the outcome events (a face: the camera or a file). */
   #capture?: 'camera' | 'file';
 
@@ -77,7 +79,9 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
   protected override configured(config: ConfigResponse): void {
     const problem = accountProblem(config, this.mode, this.kind);
     if (problem) this.#block(problem);
-    else if (this.#blocked && this.step === 'failure') this.#restart();
+    // At its failure step, or still at the first while the later steps' code that shows the block
+    // has not come (the block waits for it, and the start goes after it).
+    else if (this.#blocked && (this.step === 'failure' || this.step === 'priming')) this.#restart();
     else if (this.handoff === 'always' && this.phoneLink.offered('offer', 'start')) this.flow.send({ type: 'handoff' });
   }
 
@@ -90,7 +94,11 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     } catch (error) {
       return this.reportLiveFailure(error);
     }
-    return super.loadConfig();
+    // A code verified on the page while the config was on its way: that config may predate the
+    // proof registering waits for, so ask once more.
+    const proofs = this.#proofsSeen;
+    await super.loadConfig();
+    if (this.#blocked && this.#proofsSeen !== proofs) return this.loadConfig();
   }
 
   /** @internal Strings of a part that brings its own English (the phone's panel): in this element's language, with the page's overrides. */
@@ -126,7 +134,9 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
 
   // A code verified anywhere on the page may be the proof registering waits for: ask the host again.
   readonly #onVerified = (event: Event) => {
-    if (this.#blocked && event.target !== this) void this.loadConfig();
+    if (event.target === this) return;
+    this.#proofsSeen++;
+    if (this.#blocked) void this.loadConfig();
   };
 
   override connectedCallback(): void {

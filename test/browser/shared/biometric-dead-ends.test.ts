@@ -70,6 +70,38 @@ describe('face and voice: no dead ends', () => {
       expect(heading(element)).to.match(/^Register your/);
     });
 
+    it(`${name}: a code verified while the config is on its way (its answer from before the proof) still lets registering start`, async () => {
+      const account = accountHost({ enrolled: { face: false, voice: false }, canEnroll: true, needsProof: true });
+      host = account.host;
+      // The first config is held, and answered as it was when asked: before the code was verified.
+      let answerFirst: (() => void) | undefined;
+      const hold = (event: Event) => {
+        const request = event as Event & { detail: { route: string }; response?: Promise<Response> };
+        if (request.detail.route !== 'config') return;
+        document.removeEventListener('verify-request', hold, true);
+        event.stopImmediatePropagation();
+        event.preventDefault();
+        const body = JSON.stringify({ ...CONFIG, enrolled: { face: false, voice: false }, needsProof: true });
+        request.response = new Promise((resolve) => (answerFirst = () => resolve(new Response(body, { headers: { 'content-type': 'application/json' } }))));
+      };
+      document.addEventListener('verify-request', hold, true);
+      const element = document.createElement(name === '<face-verify>' ? 'face-verify' : 'voice-verify') as VerifyElement & { mode: string };
+      element.mode = 'enroll';
+      document.body.append(element);
+      try {
+        await waitUntil(() => answerFirst, 'the config was asked for');
+        account.set({ needsProof: false });
+        element.parentElement!.dispatchEvent(new CustomEvent('verify-success', { bubbles: true, composed: true, detail: { method: 'otp', receipt: 'r', expiresAt: null } }));
+        answerFirst!();
+        // Asked again, and at the start: not left on "Check again".
+        await waitUntil(() => host.count('config') === 1, 'the config asked for again');
+        await until(element as never, 'priming');
+        expect(heading(element)).to.match(/^Register your/);
+      } finally {
+        element.remove();
+      }
+    });
+
     it(`${name}: a host that refuses for want of proof after the sample is sent: the same screen, and no lost way on`, async () => {
       const route = name === '<face-verify>' ? 'enroll-face' : 'enroll-voice';
       host = accountHost({}, { [route]: () => failure(403, 'proof_required') }).host;
