@@ -10,7 +10,6 @@ import type { OtpView } from './later/otp-verify.templates.js';
 import type { OtpStrings } from '../translations/en/otp.js';
 import { commonFirst, otpFirst } from '../translations/en/first.js';
 
-
 /**
  * Verifies a person by a one-time code sent by SMS, WhatsApp or email, through the host handler.
  *

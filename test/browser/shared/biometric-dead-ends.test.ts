@@ -71,7 +71,8 @@ describe('face and voice: no dead ends', () => {
     });
 
     it(`${name}: a code verified while the config is on its way (its answer from before the proof) still lets registering start`, async () => {
-      const account = accountHost({ enrolled: { face: false, voice: false }, canEnroll: true, needsProof: true });
+      const beforeProof = { enrolled: { face: false, voice: false }, canEnroll: true, needsProof: true };
+      const account = accountHost(beforeProof);
       host = account.host;
       // The first config is held, and answered as it was when asked: before the code was verified.
       let answerFirst: (() => void) | undefined;
@@ -81,7 +82,7 @@ describe('face and voice: no dead ends', () => {
         document.removeEventListener('verify-request', hold, true);
         event.stopImmediatePropagation();
         event.preventDefault();
-        const body = JSON.stringify({ ...CONFIG, enrolled: { face: false, voice: false }, needsProof: true });
+        const body = JSON.stringify({ ...CONFIG, ...beforeProof });
         request.response = new Promise((resolve) => (answerFirst = () => resolve(new Response(body, { headers: { 'content-type': 'application/json' } }))));
       };
       document.addEventListener('verify-request', hold, true);
