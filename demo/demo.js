@@ -46,7 +46,7 @@ async function showEnrolment() {
 function freshWidget(kind, mode) {
   const slot = document.querySelector(`[data-widget="${kind}-verify"]`);
   if (!slot) return;
-  const element = Object.assign(document.createElement(`${kind}-verify`), { endpoint: '/api/verify', mode });
+  const element = Object.assign(document.createElement(`${kind}-verify`), { endpoint: '/api/verify', mode, otherWay: true });
   slot.replaceChildren(kind === 'face' ? withDetector(element) : element);
 }
 
@@ -77,6 +77,14 @@ if (picker) {
 for (const kind of ['face', 'voice']) {
   document.getElementById(`${kind}-mode`)?.addEventListener('change', (event) => freshWidget(kind, event.target.value));
 }
+
+// The other way, for a person who cannot use the camera or the microphone, or make the movements
+// (the widgets' `other-way`): a code, in the widget's place, focused so that Tab goes on into it.
+document.addEventListener('verify-other-way', (event) => {
+  const code = Object.assign(document.createElement('otp-verify'), { endpoint: '/api/verify', country: 'SA', tabIndex: -1 });
+  event.target.replaceWith(code);
+  code.focus();
+});
 
 if (list) {
   const { messages } = await (await fetch('/__emulator/messages')).json();

@@ -1,7 +1,7 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
-import { cameraFrom, cspViolations, hostChecksReceipt, openBrowser, openInDemo, startDemo, startInDemo, submitAndAwaitOutcome, untilStep, type Demo } from './demo-browser.js';
+import { cameraFrom, cspViolations, hostChecksReceipt, openBrowser, openInDemo, press, startDemo, startInDemo, submitAndAwaitOutcome, untilStep, type Demo } from './demo-browser.js';
 import { FIXTURES } from '../helpers.js';
 
 const widget = 'face-verify';
@@ -90,4 +90,21 @@ describe('<face-verify> end to end through the demo, cameras fed by the fixtures
       await other.close();
     }
   });
+});
+
+describe('the demo\'s face and voice widgets offer their other way', () => {
+  let demo: Demo;
+  before(async () => (demo = await startDemo({ LIVENESS: '0' })));
+  after(() => demo.close());
+
+  for (const kind of ['face', 'voice'] as const) {
+    it(`<${kind}-verify>: "Verify another way" puts a code widget in its place, focused`, async () => {
+      // Signed in or not, registered or not: the way is offered at the widget's first step and after any refusal.
+      await demo.page.waitForFunction((k) => document.querySelector<any>(`${k}-verify`)?.shadowRoot?.querySelector('[part~="other-way"]'), {}, kind);
+      await press(demo.page, `${kind}-verify`, 'other-way');
+      await demo.page.waitForFunction((k) => document.querySelector(`[data-widget="${k}-verify"] otp-verify`), {}, kind);
+      assert.equal(await demo.page.evaluate((k) => document.activeElement === document.querySelector(`[data-widget="${k}-verify"] otp-verify`), kind), true);
+      assert.deepEqual(await violations(demo.page), []);
+    });
+  }
 });
