@@ -78,11 +78,14 @@ for (const kind of ['face', 'voice']) {
   document.getElementById(`${kind}-mode`)?.addEventListener('change', (event) => freshWidget(kind, event.target.value));
 }
 
-// The other way, for a person who cannot use the camera or the microphone, or make the movements
-// (the widgets' `other-way`): a code, in the widget's place, focused so that Tab goes on into it.
+// The home page's other way, for a person who cannot use the camera or the microphone, or make the
+// movements (the widgets' `other-way`): a code, in the widget's slot, focused so that Tab goes on
+// into it. A playground answers its own widget's (playground.js).
 document.addEventListener('verify-other-way', (event) => {
+  const slot = event.target.closest('.slot[data-widget]');
+  if (!slot) return;
   const code = Object.assign(document.createElement('otp-verify'), { endpoint: '/api/verify', country: 'SA', tabIndex: -1 });
-  event.target.replaceWith(code);
+  slot.replaceChildren(code);
   code.focus();
 });
 
