@@ -143,7 +143,7 @@ export const ar: Strings = {
   error_code_expired: 'انتهت صلاحية الرمز. اطلب رمزًا جديدًا.',
   error_too_many_attempts: 'محاولات خاطئة كثيرة. اطلب رمزًا جديدًا.',
   error_rate_limited: 'طلبات كثيرة. يرجى الانتظار {time}.',
-  error_insufficient_credits: 'طريقة الإرسال هذه غير متاحة الآن. جرّب طريقة أخرى.',
+  error_insufficient_credits: 'طريقة التحقق هذه غير متاحة الآن. جرّب طريقة أخرى.',
   error_no_match: 'لم يحدث تطابق.',
   error_no_match_left: {
     zero: 'لم يحدث تطابق. لم تتبقَّ محاولات.',

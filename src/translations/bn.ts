@@ -139,7 +139,7 @@ export const bn: Strings = {
   error_code_expired: 'এই কোডের মেয়াদ শেষ। অনুগ্রহ করে নতুন কোড চান।',
   error_too_many_attempts: 'অনেক বেশি ভুল কোড। অনুগ্রহ করে নতুন কোড চান।',
   error_rate_limited: 'অনেক বেশি অনুরোধ। অনুগ্রহ করে {time} অপেক্ষা করুন।',
-  error_insufficient_credits: 'কোড পাওয়ার এই উপায়টি এখন পাওয়া যাচ্ছে না। অন্য উপায় চেষ্টা করুন।',
+  error_insufficient_credits: 'যাচাইয়ের এই উপায়টি এখন পাওয়া যাচ্ছে না। অন্য উপায় চেষ্টা করুন।',
   error_no_match: 'মেলেনি।',
   error_no_match_left: {
     one: 'মেলেনি। আর {count} বার চেষ্টা বাকি।',

@@ -139,7 +139,7 @@ export const fa: Strings = {
   error_code_expired: 'این کد منقضی شده است. کد جدید بخواهید.',
   error_too_many_attempts: 'کدهای نادرست زیادی وارد شد. کد جدید بخواهید.',
   error_rate_limited: 'درخواست‌ها زیاد است. لطفاً {time} صبر کنید.',
-  error_insufficient_credits: 'این روش دریافت کد اکنون در دسترس نیست. روش دیگری را امتحان کنید.',
+  error_insufficient_credits: 'این روش تأیید اکنون در دسترس نیست. روش دیگری را امتحان کنید.',
   error_no_match: 'مطابقت نداشت.',
   error_no_match_left: {
     one: 'مطابقت نداشت. {count} بار دیگر می‌توانید امتحان کنید.',

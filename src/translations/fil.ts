@@ -139,7 +139,7 @@ export const fil: Strings = {
   error_code_expired: 'Nag-expire na ang code na ito. Humingi ng bago.',
   error_too_many_attempts: 'Masyadong maraming maling code. Humingi ng bago.',
   error_rate_limited: 'Masyadong maraming kahilingan. Pakihintay ang {time}.',
-  error_insufficient_credits: 'Hindi available ngayon ang paraang ito ng pagtanggap ng code. Subukan ang iba.',
+  error_insufficient_credits: 'Hindi available ngayon ang paraang ito ng pag-verify. Subukan ang iba.',
   error_no_match: 'Hindi tumugma.',
   error_no_match_left: {
     one: 'Hindi tumugma. {count} subok na lang ang natitira.',

@@ -140,7 +140,7 @@ export const fr: Strings = {
   error_code_expired: 'Ce code a expiré. Demandez-en un nouveau.',
   error_too_many_attempts: 'Trop de codes erronés. Demandez-en un nouveau.',
   error_rate_limited: 'Trop de demandes. Veuillez patienter {time}.',
-  error_insufficient_credits: 'Ce moyen de recevoir un code n’est pas disponible pour le moment. Essayez-en un autre.',
+  error_insufficient_credits: 'Ce moyen de vérification n’est pas disponible pour le moment. Essayez-en un autre.',
   error_no_match: 'Cela ne correspond pas.',
   error_no_match_left: {
     one: 'Cela ne correspond pas. Il vous reste {count} essai.',

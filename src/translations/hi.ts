@@ -139,7 +139,7 @@ export const hi: Strings = {
   error_code_expired: 'इस कोड की समय-सीमा ख़त्म हो गई। कृपया नया कोड माँगें।',
   error_too_many_attempts: 'बहुत सारे ग़लत कोड। कृपया नया कोड माँगें।',
   error_rate_limited: 'बहुत सारे अनुरोध। कृपया {time} प्रतीक्षा करें।',
-  error_insufficient_credits: 'कोड पाने का यह तरीका अभी उपलब्ध नहीं है। कोई दूसरा तरीका आज़माएँ।',
+  error_insufficient_credits: 'सत्यापन का यह तरीका अभी उपलब्ध नहीं है। कोई दूसरा तरीका आज़माएँ।',
   error_no_match: 'मेल नहीं खाया।',
   error_no_match_left: {
     one: 'मेल नहीं खाया। {count} कोशिश बाकी है।',

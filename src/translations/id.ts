@@ -136,7 +136,7 @@ export const id: Strings = {
   error_code_expired: 'Kode ini sudah kedaluwarsa. Silakan minta kode baru.',
   error_too_many_attempts: 'Terlalu banyak kode salah. Silakan minta kode baru.',
   error_rate_limited: 'Terlalu banyak permintaan. Harap tunggu {time}.',
-  error_insufficient_credits: 'Cara menerima kode ini sedang tidak tersedia. Coba cara lain.',
+  error_insufficient_credits: 'Cara verifikasi ini sedang tidak tersedia. Coba cara lain.',
   error_no_match: 'Tidak cocok.',
   error_no_match_left: { other: 'Tidak cocok. Sisa {count} percobaan.' },
   error_bad_sample: 'Sampel itu tidak dapat digunakan.',

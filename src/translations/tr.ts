@@ -139,7 +139,7 @@ export const tr: Strings = {
   error_code_expired: 'Bu kodun süresi doldu. Lütfen yeni bir kod isteyin.',
   error_too_many_attempts: 'Çok fazla yanlış kod. Lütfen yeni bir kod isteyin.',
   error_rate_limited: 'Çok fazla istek. Lütfen {time} bekleyin.',
-  error_insufficient_credits: 'Kod almanın bu yolu şu anda kullanılamıyor. Başka bir yol deneyin.',
+  error_insufficient_credits: 'Bu doğrulama yolu şu anda kullanılamıyor. Başka bir yol deneyin.',
   error_no_match: 'Eşleşmedi.',
   error_no_match_left: {
     one: 'Eşleşmedi. {count} deneme hakkınız kaldı.',

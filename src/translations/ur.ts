@@ -139,7 +139,7 @@ export const ur: Strings = {
   error_code_expired: 'اس کوڈ کی میعاد ختم ہو گئی۔ براہ کرم نیا کوڈ مانگیں۔',
   error_too_many_attempts: 'بہت زیادہ غلط کوڈ۔ براہ کرم نیا کوڈ مانگیں۔',
   error_rate_limited: 'بہت زیادہ درخواستیں۔ براہ کرم {time} انتظار کریں۔',
-  error_insufficient_credits: 'کوڈ وصول کرنے کا یہ طریقہ ابھی دستیاب نہیں۔ کوئی اور طریقہ آزمائیں۔',
+  error_insufficient_credits: 'تصدیق کا یہ طریقہ ابھی دستیاب نہیں۔ کوئی اور طریقہ آزمائیں۔',
   error_no_match: 'میل نہیں کھایا۔',
   error_no_match_left: {
     one: 'میل نہیں کھایا۔ {count} کوشش باقی ہے۔',

@@ -14,7 +14,7 @@ export const common = {
   error_code_expired: 'This code has expired. Please ask for a new one.',
   error_too_many_attempts: 'Too many wrong codes. Please ask for a new one.',
   error_rate_limited: 'Too many requests. Please wait {time}.',
-  error_insufficient_credits: 'This way of receiving a code isn’t available right now. Try another one.',
+  error_insufficient_credits: 'This way of verifying isn’t available right now. Try another one.',
   error_unauthorized: 'Your session has ended. Reload the page to continue.',
   error_forbidden: 'This page isn’t allowed to verify you.',
   error_challenge_required: 'We couldn’t check your browser. Please try again.',
