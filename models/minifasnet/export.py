@@ -8,9 +8,10 @@ Run from the repository's root, once, when the weights or the export change:
     python3 models/minifasnet/export.py [--out FOLDER] [weights folder]
 
 It writes the two .onnx files (beside this script, or in FOLDER), checks that they answer as
-PyTorch does on the same input, and fails if they differ from the checksums in SHA256SUMS (so a
-rerun with the pinned versions reproduces them byte for byte; the tests rebuild them so). With no
-SHA256SUMS yet, it writes one.
+PyTorch does on the same input, and fails if they differ from the checksums in SHA256SUMS, unless,
+written to FOLDER, they are the shipped files but for the last bit or so of some weights: PyTorch
+folds each batch norm into its convolution, and that rounding is not the same on every machine
+with the same pinned versions. The tests rebuild them so. With no SHA256SUMS yet, it writes one.
 
 The network is MobileFaceNet's shape as the paper (Silent-Face, "MiniFASNet") and the weights'
 own layer names give it: 3x3 convolutions with batch norm and PReLU, depth-wise separable blocks
@@ -160,10 +161,48 @@ def main():
         assert np.allclose(expected, got, atol=1e-3), f'{name}: ONNX answers {got} where PyTorch answers {expected}'
         sums.append(f'{hashlib.sha256(out.read_bytes()).hexdigest()}  {name}\n')
     committed = HERE / 'SHA256SUMS'
-    if committed.exists() and committed.read_text() != ''.join(sums):
-        sys.exit(f'The files differ from SHA256SUMS:\n{"".join(sums)}')
-    committed.write_text(''.join(sums))
+    if not committed.exists():
+        committed.write_text(''.join(sums))
+    elif committed.read_text() != ''.join(sums):
+        # Folding each batch norm into its convolution rounds the last bit of some weights
+        # differently from one machine to another (80 of 137 tensors, by up to 2.2e-7 of each one's
+        # largest weight, with the same pinned versions): written elsewhere, the files must then be
+        # the shipped ones but for that rounding.
+        problems = [problem for name in MODELS if (problem := differs(out_dir / name, HERE / name))] if out_dir != HERE else ['written over the shipped files']
+        if problems:
+            sys.exit(f'The files differ from SHA256SUMS ({"; ".join(problems)}):\n{"".join(sums)}')
+        print(f'The shipped files but for the batch norms\' rounding (within {TOLERANCE} of each tensor\'s largest weight):')
     print(''.join(sums), end='')
+
+
+#: How far a rebuilt weight may lie from the shipped one, as a share of its tensor's largest: about
+#: eight units in the last place of a float32 there (seen: 2.2e-7).
+TOLERANCE = 1e-6
+
+
+def differs(made, shipped):
+    """What makes `made` another network than `shipped`, or None: the same graph, and every weight within TOLERANCE."""
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    a, b = onnx.load(made), onnx.load(shipped)
+    a_init = {t.name: numpy_helper.to_array(t) for t in a.graph.initializer}
+    b_init = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
+    del a.graph.initializer[:], b.graph.initializer[:]
+    if a.SerializeToString() != b.SerializeToString():
+        return f'{made.name}: another graph'
+    if a_init.keys() != b_init.keys() or any(a_init[k].shape != b_init[k].shape or a_init[k].dtype != b_init[k].dtype for k in a_init):
+        return f'{made.name}: other weights'
+    for name, value in a_init.items():
+        if value.dtype != np.float32:
+            if not np.array_equal(value, b_init[name]):
+                return f'{made.name}: {name} differs'
+            continue
+        scale = float(np.abs(b_init[name]).max(initial=0))
+        if float(np.abs(value - b_init[name]).max(initial=0)) > TOLERANCE * scale:
+            return f'{made.name}: {name} differs by more than {TOLERANCE} of its largest weight'
+    return None
 
 
 if __name__ == '__main__':

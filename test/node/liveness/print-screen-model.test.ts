@@ -79,12 +79,18 @@ describe('the passive print and screen model', () => {
 
   // PyTorch is for the conversion alone: installed where the weights are turned into ONNX (.ci/run does), never at run time.
   const python = spawnSync('python3', ['-c', 'import torch, onnx, onnxruntime'], { stdio: 'ignore' }).status === 0;
-  it('the repository\'s script makes the same files again from the weights', { skip: python ? false : 'PyTorch, onnx and onnxruntime are not installed for python3 (pip install torch==2.13.0+cpu onnx==1.23.1 onnxruntime==1.30.0)' }, () => {
+  it('the repository\'s script makes the same files again from the weights (but for the rounding of the folded batch norms)', { skip: python ? false : 'PyTorch, onnx and onnxruntime are not installed for python3 (pip install torch==2.13.0+cpu onnx==1.23.1 onnxruntime==1.30.0)' }, () => {
     const out = mkdtempSync(join(tmpdir(), 'minifasnet-'));
     try {
-      // The script fails if its files differ from SHA256SUMS.
+      // The script fails unless its files are the shipped ones: byte for byte, or (on a machine that
+      // rounds the folded batch norms otherwise) the same graphs with every weight within 1e-6 of its tensor's largest.
       const written = execFileSync('python3', [new URL('export.py', MODELS).pathname, '--out', out, `${FIXTURES}liveness/models-minifasnet`], { encoding: 'utf8' });
-      assert.equal(written, readFileSync(new URL('SHA256SUMS', MODELS), 'utf8'));
+      const shipped = readFileSync(new URL('SHA256SUMS', MODELS), 'utf8');
+      if (written !== shipped) {
+        console.log(`# ${written.split('\n')[0]}`);
+        assert.match(written, /^The shipped files but for the batch norms' rounding/);
+        return;
+      }
       for (const file of ['minifasnet-v2-2.7.onnx', 'minifasnet-v1se-4.0.onnx']) assert.deepEqual(readFileSync(join(out, file)), readFileSync(new URL(file, MODELS)), file);
     } finally {
       rmSync(out, { recursive: true, force: true });
