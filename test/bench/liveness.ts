@@ -10,7 +10,8 @@ import { availableParallelism } from 'node:os';
 // @ts-expect-error: a JavaScript module of the benchmarks, without types.
 import { startEmulatorProcess, startLivenessHandler } from './processes.mjs';
 import { createFacePool } from '../../src/server/node/index.js';
-import { LIVENESS_MOVES, type LivenessChallenge } from '../../src/core/protocol.js';
+import type { LivenessChallenge } from '../../src/core/protocol.js';
+import { CHALLENGE_MOVES } from '../../src/server/liveness/judge.js';
 import { presenter } from '../node/liveness/live-capture.js';
 
 const checks = Number(process.argv[2] ?? 20);
@@ -33,7 +34,7 @@ const person = await presenter(drawing, 'obama_1');
 // writing 300 KB of frames, are the browser's work, not the server's.
 const answers = new Map<string, string>();
 const answerTo = (moves: string[]) => answers.get(moves.join()) ?? '[]';
-for (const a of LIVENESS_MOVES) for (const b of LIVENESS_MOVES) if (a !== b) answers.set(`${a},${b}`, JSON.stringify(person.answer([a, b])));
+for (const a of CHALLENGE_MOVES) for (const b of CHALLENGE_MOVES) if (a !== b) answers.set(`${a},${b}`, JSON.stringify(person.answer([a, b])));
 
 let enrolled = false;
 /** One live verification: a challenge, then its frames; the CPU the workers spent on its frames. */

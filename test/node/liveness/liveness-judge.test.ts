@@ -28,13 +28,13 @@ const answersOf = (all: Views[]) => all.flatMap((view) => CHALLENGES.map(([a, b]
 describe('the liveness judge, each rule alone', () => {
   let obama: Views;
   let biden: Views;
-  let bent: Views[];
+  let flat: Views[];
   let rolled: Views[];
   before(async () => {
-    [obama, biden, bent, rolled] = await Promise.all([
+    [obama, biden, flat, rolled] = await Promise.all([
       seen('obama_1', 'head'),
       seen('biden_1', 'head'),
-      Promise.all(PEOPLE.map((person) => seen(`${person}_1`, 'bent'))),
+      Promise.all(PEOPLE.map((person) => seen(`${person}_1`, 'flat', FORCED))),
       Promise.all(PEOPLE.map((person) => seen(`${person}_1`, 'rolled', FORCED))),
     ]);
   });
@@ -67,15 +67,16 @@ describe('the liveness judge, each rule alone', () => {
     }
   });
 
-  it('a bent print moved as a person would is flat: no frame is off one homography of the first', () => {
-    // The texture rule and the passive layer would refuse these too: they are set aside to show this one.
-    const landmarksOnly = { ...LIMITS, parallax: 0, live: 0 };
-    const flat = answersOf(bent).filter(({ frames, moves }) => {
+  it('a flat picture turned or nodded further than a person would is flat: no frame off one homography of the first', () => {
+    // The movement rule refuses these first (a picture has no nose to move against its jaw), and the
+    // texture rule and the passive layer would too: they are set aside to show this one.
+    const landmarksOnly = { ...LIMITS, turn: 0, nod: 0, parallax: 0, live: 0 };
+    const refused = answersOf(flat).filter(({ frames, moves }) => {
       const verdict = judge(frames, moves, landmarksOnly);
       return !verdict.live && verdict.reason === 'flat';
     });
-    assert.ok(flat.length > 0, 'a presentation that keeps every rule but depth');
-    for (const { frames, moves } of flat) assert.equal(judge(frames, moves, { ...landmarksOnly, depth: 0 }).live, true, 'refused by this rule alone');
+    assert.ok(refused.length >= 40, `${refused.length} presentations that keep every rule but depth`);
+    for (const { frames, moves } of refused) assert.equal(judge(frames, moves, { ...landmarksOnly, depth: 0 }).live, true, 'refused by this rule alone');
   });
 
   it('a print rolled as round as a face and moved further than asked: off any homography, but its nose moves with its face', () => {
@@ -94,12 +95,12 @@ describe('the liveness judge, each rule alone', () => {
     assert.deepEqual(judge([obama.front, obama.left], ['left', 'up']), { live: false, reason: 'frames_missing' });
   });
 
-  it('challenges: two different movements, a turn or a nod among them, every order possible', () => {
+  it('challenges: two different turns or nods, every order possible, never a move closer', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 2000; i++) {
       const moves = randomMoves();
       assert.equal(new Set(moves).size, 2);
-      assert.ok(moves.some((move) => move !== 'closer'));
+      assert.ok(!moves.includes('closer'), moves.join());
       seen.add(moves.join());
     }
     assert.equal(seen.size, CHALLENGES.length);
@@ -132,7 +133,7 @@ describe('presentation attacks on the fixtures (APCER per kind, BPCER)', () => {
     'another person in a frame',
   ] as const) {
     it(`${kind}: none accepted`, () => {
-      assert.ok(of(kind).presented >= 60);
+      assert.ok(of(kind).presented >= 36);
       assert.equal(of(kind).accepted, 0, JSON.stringify(of(kind)));
     });
   }

@@ -9,7 +9,7 @@ import type { FacePool } from '../../../src/server/node/face-pool.js';
 import type { Pose, Shape } from './head.js';
 import { FORCED, frame, GENUINE, landmarksOf, MOVES, PEOPLE, photo, views, type Views } from './presentations.js';
 
-/** Every challenge the handler can ask: two different movements, in order. */
+/** Every challenge the handler can ask: two different turns or nods, in order. */
 export const CHALLENGES = MOVES.flatMap((a) => MOVES.filter((b) => b !== a).map((b) => [a, b] as LivenessMove[]));
 
 export type Kind =

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { LivenessMove } from '../../../src/core/protocol.js';
 import type { Point } from '../../../src/server/liveness/geometry.js';
-import type { FaceFound } from '../../../src/server/liveness/judge.js';
+import { CHALLENGE_MOVES, type FaceFound } from '../../../src/server/liveness/judge.js';
 import type { FacePool } from '../../../src/server/node/face-pool.js';
 import { FIXTURES } from '../helpers.js';
 import { fromJpeg, render, toJpeg, type Pose, type Rgba, type Shape } from './head.js';
@@ -39,7 +39,8 @@ export function frame(source: Rgba, landmarks: Point[], shape: Shape, pose: Pose
   return toJpeg(render(source, landmarks, shape, pose), 85);
 }
 
-export const MOVES: LivenessMove[] = ['left', 'right', 'up', 'down', 'closer'];
+/** The movements the handler asks for (judge.ts): what each view shows. */
+export const MOVES = CHALLENGE_MOVES;
 
 /** The 68 landmarks the models find on a photo's face: where the head's depth is placed. */
 export async function landmarksOf(pool: FacePool, source: Rgba): Promise<Point[]> {

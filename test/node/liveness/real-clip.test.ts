@@ -103,7 +103,8 @@ describe('the liveness rules on a real head (the fixtures\' clips)', () => {
       assert.ok(row.challenges - row.passed <= 0.05 * row.challenges, `${row.what}: ${row.passed} of ${row.challenges} challenges`);
       // A turn alone is judged on its one frame: at a third of the frame's height, the frames the
       // widget takes lose her nose's texture more often than the clip's own: 2 to 6 turns of 28 in
-      // runs that differed only in when each frame was taken (see the liveness page).
+      // runs that differed only in when each frame was taken (see the liveness page). That is why
+      // the handler asks two turns or nods, never one beside a move closer (judge.ts).
       assert.ok(row.accepted >= (2 / 3) * row.answers, `${row.what}: ${row.accepted} of ${row.answers} turns`);
     }
   });
