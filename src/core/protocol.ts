@@ -127,19 +127,38 @@ export interface ErrorBody {
 export const LIVENESS_MOVES = ['left', 'right', 'up', 'down', 'closer'] as const;
 export type LivenessMove = (typeof LIVENESS_MOVES)[number];
 /** Why a live challenge's frames were refused. */
-export type LivenessReason = 'no_face' | 'several_faces' | 'not_same_person' | 'not_frontal' | 'move_not_seen' | 'screen_or_print' | 'flat' | 'frames_missing';
+export type LivenessReason =
+  | 'no_face'
+  | 'several_faces'
+  | 'not_same_person'
+  | 'not_frontal'
+  | 'move_not_seen'
+  | 'screen_or_print'
+  | 'flat'
+  | 'frames_missing'
+  /** The light challenge's colours were not seen on the face (too far from the screen, too dim, too much daylight, or no light at all). */
+  | 'light_not_seen'
+  /** The face moved while the colours showed. */
+  | 'light_moved';
 
 /** POST {endpoint}/liveness-challenge: the movements to make, in order, and the nonce to send back within `expiresIn` seconds. */
 export interface LivenessChallenge {
   nonce: string;
   moves: LivenessMove[];
   expiresIn: number;
+  /**
+   * With the host's `livenessLight`: colours (`#rrggbb`) to fill the screen with, one after the other,
+   * each for `holdMs`, with the face close to the screen, and a frame taken under each.
+   */
+  light?: { colours: string[]; holdMs: number };
 }
 
 /** A face checked live: a frontal frame, then one frame for each movement, in order (JPEG, base64), and the challenge's nonce. */
 export interface LiveFaceBody {
   nonce: string;
   frames: string[];
+  /** With a light challenge: one frame under each colour, in order (JPEG, base64). */
+  lit?: string[];
 }
 
 /** What a request answered `challenge_required` carries when sent again. */
@@ -338,9 +357,9 @@ export const ROUTES: { readonly [R in Route]: RouteSpec<R> } = {
   'send-otp': { method: 'POST', fields: ['method', 'phone', 'email', 'lang', 'resend', 'altcha', 'humanCheck'], media: false },
   'verify-otp': { method: 'POST', fields: ['phone', 'email', 'otp', 'altcha', 'humanCheck'], media: false },
   'liveness-challenge': { method: 'POST', fields: [], media: false },
-  'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face, 'nonce', 'frames'], media: true },
+  'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face, 'nonce', 'frames', 'lit'], media: true },
   'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice], media: true },
-  'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face, 'nonce', 'frames'], media: true },
+  'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face, 'nonce', 'frames', 'lit'], media: true },
   'enroll-voice': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.voice], media: true },
   'handoff-start': { method: 'POST', fields: ['kind', 'mode'], media: false },
   'handoff-status': { method: 'POST', fields: ['token', 'cancel'], media: false },

@@ -2,13 +2,13 @@
 // process of its own, with a face pool of one worker a core but one. The liveness bench drives it
 // over HTTP, so that what it measures (memory, CPU, event-loop lag) is the server's alone, not the
 // bench's drawing of heads or its TypeScript loader.
-// Usage: node test/bench/liveness-server.mjs EMULATOR_BASE_URL API_KEY
+// Usage: node test/bench/liveness-server.mjs EMULATOR_BASE_URL API_KEY [light]  (light: with `livenessLight`)
 // GET /__bench/stats: {rss, cpuMs (the workers' CPU on the last check), lagP99Ms, lagMaxMs}; GET /__bench/lag resets the lag's count.
 import { createServer } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createFacePool, createVerifyHandler, toNodeListener } from '../../dist/server/node.js';
 
-const [baseUrl, apiKey] = process.argv.slice(2);
+const [baseUrl, apiKey, light] = process.argv.slice(2);
 const before = process.memoryUsage().rss;
 const pool = createFacePool();
 const references = new Map();
@@ -25,6 +25,7 @@ const handler = createVerifyHandler({
   saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
   canEnroll: () => true,
   liveness: pool,
+  livenessLight: light === 'light',
   limits: {
     biometricAttempts: { max: 1e6, windowSeconds: 60 },
     sendsPerSession: { max: 1e6, windowSeconds: 60 },

@@ -19,11 +19,11 @@ const emu = await startEmulatorProcess();
 // The site's server: the built handler and its face pool, alone in its process.
 const site = await startLivenessHandler(emu.url);
 /** The server's own bench routes (liveness-server.mjs), beside its handler's. */
-const bench = (route: 'stats' | 'lag') => fetch(site.url.replace(/\/verify$/, `/__bench/${route}`));
-const stats = async () => (await (await bench('stats')).json()) as { before: number; rss: number; cpuMs: number; lagP99Ms: number; lagMaxMs: number };
-const call = async (route: string, body: object | string, user: string, session: string) => {
+const bench = (route: 'stats' | 'lag', url = site.url) => fetch(url.replace(/\/verify$/, `/__bench/${route}`));
+const stats = async (url = site.url) => (await (await bench('stats', url)).json()) as { before: number; rss: number; cpuMs: number; lagP99Ms: number; lagMaxMs: number };
+const call = async (route: string, body: object | string, user: string, session: string, url = site.url) => {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  const response = await fetch(`${site.url}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(site.url).origin, 'x-user': user, 'x-session': session }, body: text });
+  const response = await fetch(`${url}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(url).origin, 'x-user': user, 'x-session': session }, body: text });
   return { status: response.status, json: (await response.json()) as Record<string, any> };
 };
 // The bench's own pool places the person's landmarks on their photo, then is closed.
@@ -76,6 +76,29 @@ console.log(`CPU per check, models warm (budget <= 500 ms on one core): median $
 console.log(`${checks} at once: all answered ${[...new Set(results.map((r) => r.status))].join('/')} in ${(wall / 1000).toFixed(1)} s; slowest ${Math.max(...results.map((r) => r.ms)).toFixed(0)} ms`);
 console.log(`meanwhile, the server's event loop: lag p99 ${server.lagP99Ms.toFixed(1)} ms, max ${server.lagMaxMs.toFixed(1)} ms (budget < 50 ms); ${sends.length} OTP sends, p50 ${median(sends).toFixed(1)} ms, max ${Math.max(...sends).toFixed(1)} ms`);
 console.log(`the server's memory with the models loaded: RSS ${(server.rss / 2 ** 20).toFixed(0)} MB (budget <= 400 MB), of which ${(server.before / 2 ** 20).toFixed(0)} MB before its face pool started`);
-await drawing.close();
 site.child.kill();
+
+// The light challenge's own cost: the same person through a second server with `livenessLight`,
+// answering the movements and four frames of 320 x 240 under the colours, one check at a time.
+const lit = await startLivenessHandler(emu.url, { light: true });
+const litFrames = new Map<string, string>();
+async function checkLit(i: number): Promise<{ status: number; cpuMs: number }> {
+  const session = `l${i}`;
+  const { nonce, moves, light } = (await call('liveness-challenge', {}, 'obama', session, lit.url)).json as Required<LivenessChallenge>;
+  const key = light.colours.join();
+  if (!litFrames.has(key)) litFrames.set(key, JSON.stringify(person.lit(light.colours)));
+  const body = `{"nonce":${JSON.stringify(nonce)},"frames":${answerTo(moves)},"lit":${litFrames.get(key)}}`;
+  const { status } = await call(i ? 'verify-by-face' : 'enroll-face', body, 'obama', session, lit.url);
+  return { status, cpuMs: (await stats(lit.url)).cpuMs };
+}
+const withLight: number[] = [];
+const statuses = new Set<number>();
+for (let i = 0; i < 13; i++) {
+  const { status, cpuMs } = await checkLit(i);
+  statuses.add(status);
+  if (i >= 4) withLight.push(cpuMs);
+}
+console.log(`with the light challenge (livenessLight): CPU per check median ${median(withLight).toFixed(0)} ms (${withLight.map((v) => v.toFixed(0)).join(', ')}; answered ${[...statuses].join('/')}), the light's own share ${(median(withLight) - median(alone)).toFixed(0)} ms`);
+await drawing.close();
+lit.child.kill();
 emu.child.kill();

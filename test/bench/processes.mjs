@@ -25,8 +25,8 @@ export function startEmulatorProcess() {
 }
 
 /** The handler with its live check (liveness-server.mjs), built, in a process of its own, calling `emulatorUrl`. */
-export function startLivenessHandler(emulatorUrl) {
-  return start([here('./liveness-server.mjs'), emulatorUrl, KEY], /handler (\S+)/);
+export function startLivenessHandler(emulatorUrl, { light = false } = {}) {
+  return start([here('./liveness-server.mjs'), emulatorUrl, KEY, ...(light ? ['light'] : [])], /handler (\S+)/);
 }
 
 export async function startEmulatorAndHandler({ baselines = false, store = 'memory' } = {}) {

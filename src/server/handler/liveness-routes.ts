@@ -8,7 +8,8 @@ import { base64url } from 'jose';
 import { json } from '../../core/http.js';
 import { base64Problem, fromBase64, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
 import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
-import { judge, randomMoves, UnreadablePictureError, type Verdict } from '../liveness/judge.js';
+import { judge, judgeLit, randomMoves, UnreadablePictureError, type Verdict } from '../liveness/judge.js';
+import { LIGHT, randomLight, type LightColour } from '../liveness/light.js';
 import { noseShifts } from '../liveness/parallax.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
@@ -23,6 +24,8 @@ interface StoredChallenge {
   nonce: string;
   moves: LivenessMove[];
   user: string;
+  /** The light challenge's colours, with `livenessLight`. */
+  light?: LightColour[];
 }
 
 export async function livenessChallenge(ctx: RequestContext): Promise<Response> {
@@ -31,10 +34,11 @@ export async function livenessChallenge(ctx: RequestContext): Promise<Response> 
   const session = await ctx.session();
   const nonce = base64url.encode(crypto.getRandomValues(new Uint8Array(16)));
   const moves = randomMoves(MOVES_ASKED);
-  const { store, limits } = ctx.options;
+  const { store, limits, livenessLight } = ctx.options;
+  const light = livenessLight ? randomLight() : undefined;
   // One live challenge per session: a new one replaces the last, so a crowd of requests keeps one key.
-  await store.set(keys.livenessChallenge(session), limits.livenessSeconds, JSON.stringify({ nonce, moves, user: await ctx.userHash(user) } satisfies StoredChallenge));
-  const answer: LivenessChallenge = { nonce, moves, expiresIn: limits.livenessSeconds };
+  await store.set(keys.livenessChallenge(session), limits.livenessSeconds, JSON.stringify({ nonce, moves, user: await ctx.userHash(user), ...(light ? { light } : {}) } satisfies StoredChallenge));
+  const answer: LivenessChallenge = { nonce, moves, expiresIn: limits.livenessSeconds, ...(light ? { light: { colours: light, holdMs: LIGHT.holdMs } } : {}) };
   return json(answer);
 }
 
@@ -64,6 +68,10 @@ function refusal(verdict: Extract<Verdict, { live: false }>): string {
     case 'flat':
     case 'frames_missing':
       return 'A live person was not seen. Please try again, following each movement.';
+    case 'light_not_seen':
+      return "The screen's colours were not seen on your face. Come closer to the screen, turn its brightness up, and keep bright light off your face.";
+    case 'light_moved':
+      return 'You moved while the colours showed. Stay close to the screen and hold still until they end.';
   }
 }
 
@@ -92,7 +100,7 @@ function decodeFrames(ctx: RequestContext, frames: unknown[]): Uint8Array[] {
  * (`liveness_failed`) keeps the attempt it was counted as.
  */
 export async function liveSample(ctx: RequestContext, body: Record<string, unknown>, user: string): Promise<string> {
-  const { nonce, frames } = body;
+  const { nonce, frames, lit } = body;
   if (typeof nonce !== 'string' || !Array.isArray(frames)) {
     fail('liveness_required', 'Only a live capture is accepted: look at the camera and follow the movements asked for.');
   }
@@ -103,12 +111,17 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
     fail('liveness_required', 'This check has expired. Please start it again.');
   }
   // Counted before anything is decoded, with the judge's own answer.
-  if (frames.length !== challenge.moves.length + 1) fail('liveness_failed', refusal({ live: false, reason: 'frames_missing' }), { reason: 'frames_missing' });
-  const images = decodeFrames(ctx, frames);
-  const found = await ctx.options.liveness!.observe(images).catch((error: unknown) => {
+  const litFrames = challenge.light ? lit : [];
+  if (frames.length !== challenge.moves.length + 1 || !Array.isArray(litFrames) || litFrames.length !== (challenge.light?.length ?? 0)) {
+    fail('liveness_failed', refusal({ live: false, reason: 'frames_missing' }), { reason: 'frames_missing' });
+  }
+  // The movements' frames and the light's, observed together: the pool runs them on one worker in turn.
+  const images = decodeFrames(ctx, [...frames, ...litFrames]);
+  const all = await ctx.options.liveness!.observe(images).catch((error: unknown) => {
     if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'frames' });
     throw error;
   });
+  const found = all.slice(0, frames.length);
   // The texture rule's few milliseconds a frame, one frame a task: the event loop is free between them.
   const [front] = found[0] ?? [];
   for (const faces of found.slice(1)) {
@@ -116,7 +129,8 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
     await new Promise((resolve) => setTimeout(resolve, 0));
     faces[0]!.noseShifts = noseShifts(front!, faces[0]!);
   }
-  const verdict = judge(found, challenge.moves);
+  let verdict = judge(found, challenge.moves);
+  if (verdict.live && challenge.light) verdict = judgeLit(found[0]![0]!, all.slice(frames.length), challenge.light);
   if (!verdict.live) fail('liveness_failed', refusal(verdict), { reason: verdict.reason, ...(verdict.move ? { move: verdict.move } : {}) });
   return frames[verdict.frontal] as string;
 }

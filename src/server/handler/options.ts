@@ -158,6 +158,13 @@ export interface VerifyHandlerOptions {
    */
   liveness?: FaceObserver;
   /**
+   * With `liveness`, a light challenge too: the handler chooses colours for the widget to show on
+   * the screen in front of the face, and checks that the face reflected them, in order, before the
+   * service is paid. A recording of the person made before the challenge cannot carry them (the
+   * liveness page). Off by default.
+   */
+  livenessLight?: boolean;
+  /**
    * Verify and register faces from whatever picture the browser sends, with no live check: a photo
    * of the person then passes as the person. Without it, a handler serving faces needs `liveness`
    * (the Node entry brings it) and refuses to start otherwise. Logs a warning at start.

@@ -16,6 +16,7 @@ import { LIVENESS_MOVES as MOVES, type LivenessMove as Move, type LivenessReason
 import { planarResidual, poseOf, type Point } from './geometry.js';
 import { noseParallax, noseShifts, type Luma } from './parallax.js';
 import { secureRandom } from './random.js';
+import { judgeLight, type ColourGrid, type LightColour } from './light.js';
 
 export type { Move };
 
@@ -30,6 +31,8 @@ export interface FaceFound {
    * hold the event loop). Absent, the judge works it out itself.
    */
   noseShifts?: Point[];
+  /** The face and the room around it in linear colours: what the light challenge is judged on (light.ts). */
+  colours?: ColourGrid;
   /**
    * How live the face's own pixels look, 0 to 1: a passive print and screen model's answer
    * (MiniFASNet in the Node entry's pool). A face without it counts as not live.
@@ -107,9 +110,7 @@ export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LI
   const faces = frames.map((found) => found[0]!);
   const front = faces[0]!;
   for (const [index, face] of faces.entries()) {
-    let sum = 0;
-    for (let i = 0; i < face.descriptor.length; i++) sum += (face.descriptor[i]! - front.descriptor[i]!) ** 2;
-    if (Math.sqrt(sum) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: index };
+    if (distance(face, front) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: index };
   }
   const frontPose = poseOf(front.landmarks);
   if (Math.abs(frontPose.yaw) > limits.frontalYaw) return { live: false, reason: 'not_frontal', frame: 0 };
@@ -140,6 +141,31 @@ export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LI
  * `closer` stays in the protocol's words, which a widget still follows.
  */
 export const CHALLENGE_MOVES: readonly Move[] = MOVES.filter((move) => move !== 'closer');
+
+/** How far apart two faces' embeddings lie. */
+function distance(a: FaceFound, b: FaceFound): number {
+  let sum = 0;
+  for (let i = 0; i < a.descriptor.length; i++) sum += (a.descriptor[i]! - b.descriptor[i]!) ** 2;
+  return Math.sqrt(sum);
+}
+
+/**
+ * The light challenge's frames, after the movements' frames were judged live: one face in each,
+ * the person of the frontal frame, and the colours asked reflected on it (light.ts).
+ * `lit[i]` is what was found in the frame taken under `colours[i]`.
+ */
+export function judgeLit(front: FaceFound, lit: FaceFound[][], colours: readonly LightColour[], limits = LIMITS): Verdict {
+  if (lit.length !== colours.length) return { live: false, reason: 'frames_missing' };
+  for (const [index, faces] of lit.entries()) {
+    if (faces.length === 0) return { live: false, reason: 'no_face', frame: index };
+    if (faces.length > 1) return { live: false, reason: 'several_faces', frame: index };
+    if (distance(faces[0]!, front) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: index };
+  }
+  const faces = lit.map(([face]) => face!);
+  if (!faces.every((face) => face.colours)) return { live: false, reason: 'light_not_seen' };
+  const verdict = judgeLight(faces.map(({ landmarks, colours }) => ({ landmarks, colours: colours! })), colours);
+  return verdict.lit ? { live: true, frontal: 0 } : { live: false, reason: verdict.reason };
+}
 
 /** A random order of `count` different turns and nods. */
 export function randomMoves(count = 2, random: (n: number) => number = secureRandom): Move[] {

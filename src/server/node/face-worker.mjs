@@ -62,7 +62,7 @@ async function load() {
       const faces = await detect(input);
       const found = faces.map((face) => ({ face, landmarks: face.landmarks.positions.map(({ x, y }) => ({ x, y })) }));
       const live = await livenessOf(image, found.map(({ landmarks }) => faceBox(landmarks)));
-      return found.map(({ face, landmarks }, i) => ({ landmarks, descriptor: Array.from(face.descriptor), luma: lumaAround(image, landmarks), live: live[i] }));
+      return found.map(({ face, landmarks }, i) => ({ landmarks, descriptor: Array.from(face.descriptor), luma: lumaAround(image, landmarks), colours: coloursAround(image, landmarks), live: live[i] }));
     } finally {
       input.dispose();
     }
@@ -146,6 +146,39 @@ function lumaAround(image, landmarks) {
     }
   }
   return { data, width, height, x0, y0, scale };
+}
+
+/** Linear light, 0 to 1, of each 8-bit sRGB value. */
+const LINEAR = Float32Array.from({ length: 256 }, (_, v) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+/** Cells a side of the colour grid: the face's box is about 21 across. */
+const GRID = 64;
+
+/**
+ * The face and the room around it in mean linear colours, on a grid three times the face's size:
+ * what the light challenge's judge reads the screen's reflection from (light.ts). Cells outside
+ * the frame are NaN.
+ */
+function coloursAround(image, landmarks) {
+  const { left, right, top, bottom } = bounds(landmarks);
+  const cell = (3 * Math.max(right - left, bottom - top)) / GRID;
+  const [x0, y0] = [(left + right) / 2 - (GRID / 2) * cell, (top + bottom) / 2 - (GRID / 2) * cell];
+  const sums = new Float64Array(GRID * GRID * 4);
+  const [u0, v0] = [Math.max(0, Math.ceil(x0)), Math.max(0, Math.ceil(y0))];
+  const [u1, v1] = [Math.min(image.width, Math.floor(x0 + GRID * cell)), Math.min(image.height, Math.floor(y0 + GRID * cell))];
+  for (let y = v0; y < v1; y++) {
+    const row = Math.min(GRID - 1, Math.floor((y - y0) / cell)) * GRID;
+    for (let x = u0; x < u1; x++) {
+      const k = (row + Math.min(GRID - 1, Math.floor((x - x0) / cell))) * 4;
+      const i = (y * image.width + x) * 4;
+      sums[k] += LINEAR[image.data[i]];
+      sums[k + 1] += LINEAR[image.data[i + 1]];
+      sums[k + 2] += LINEAR[image.data[i + 2]];
+      sums[k + 3]++;
+    }
+  }
+  const data = new Float32Array(GRID * GRID * 3).fill(NaN);
+  for (let k = 0; k < GRID * GRID; k++) if (sums[k * 4 + 3]) for (let c = 0; c < 3; c++) data[k * 3 + c] = sums[k * 4 + c] / sums[k * 4 + 3];
+  return { data, size: GRID, x0, y0, cell };
 }
 
 let loading;

@@ -37,6 +37,21 @@ export interface Pose {
 
 export const FRAME = { width: 640, height: 480 };
 
+/**
+ * A screen in front of the face, beside the camera, lighting it with one colour (linear red, green
+ * and blue, 0 to 1) at `strength` times the room's light where the skin faces it square on; less
+ * by the cosine where it turns away, and a tenth as much on the room a metre behind.
+ */
+export interface ScreenLight {
+  rgb: readonly [number, number, number];
+  strength: number;
+}
+
+const toLinear = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+const toSrgb = (l: number) => 255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055);
+/** A value lit by `gain` (a multiplier of its linear light), back in sRGB. */
+const lit = (v: number, gain: number) => toSrgb(Math.min(1, toLinear(v) * gain));
+
 /** The depth of each point of the photo, towards the camera, for a shape on these landmarks. */
 function depthOf(shape: Shape, landmarks: Point[]) {
   const jaw = landmarks.slice(0, 17);
@@ -68,7 +83,7 @@ function depthOf(shape: Shape, landmarks: Point[]) {
 }
 
 /** The photo, fitted into the frame, as the camera sees `shape` after `pose`. */
-export function render(photo: Rgba, landmarks: Point[], shape: Shape, pose: Pose, size = FRAME): Rgba {
+export function render(photo: Rgba, landmarks: Point[], shape: Shape, pose: Pose, size = FRAME, light?: ScreenLight): Rgba {
   const { centre, a, depth } = depthOf(shape, landmarks);
   // The photo fitted so that the face is about a third of the frame's width.
   const fit = (size.width * 0.32) / (2 * a);
@@ -82,7 +97,7 @@ export function render(photo: Rgba, landmarks: Point[], shape: Shape, pose: Pose
   for (let i = 0; i < out.length; i += 4) out.set([40, 44, 48, 255], i);
   // A head turns in front of its own shoulders and room, which stay where they were: the photo,
   // unmoved, behind it. A face cut out onto grey looks to the passive model like the cut-out it is.
-  if (shape === 'head') out.set(render(photo, landmarks, 'flat', { distance: pose.distance }, size).data);
+  if (shape === 'head') out.set(render(photo, landmarks, 'flat', { distance: pose.distance }, size, light && { ...light, strength: light.strength / 10 }).data);
   const step = 0.5 / fit;
   for (let y = 0; y < photo.height; y += Math.min(1, step)) {
     for (let x = 0; x < photo.width; x += Math.min(1, step)) {
@@ -108,13 +123,25 @@ export function render(photo: Rgba, landmarks: Point[], shape: Shape, pose: Pose
       const [x0, y0] = [Math.floor(x), Math.floor(y)];
       const [x1, y1] = [Math.min(x0 + 1, photo.width - 1), Math.min(y0 + 1, photo.height - 1)];
       const [wx, wy] = [x - x0, y - y0];
+      const facing = light ? facingCamera(depth, x, y, z, [roll, pitch, yaw]) : 0;
       for (let c = 0; c < 3; c++) {
         const at = (px: number, py: number) => photo.data[(py * photo.width + px) * 4 + c]!;
-        out[cell * 4 + c] = (at(x0, y0) * (1 - wx) + at(x1, y0) * wx) * (1 - wy) + (at(x0, y1) * (1 - wx) + at(x1, y1) * wx) * wy;
+        const value = (at(x0, y0) * (1 - wx) + at(x1, y0) * wx) * (1 - wy) + (at(x0, y1) * (1 - wx) + at(x1, y1) * wx) * wy;
+        out[cell * 4 + c] = light ? lit(value, 1 + light.strength * facing * light.rgb[c]!) : value;
       }
     }
   }
   return { data: out, width: size.width, height: size.height };
+}
+
+/** The cosine between the surface's normal at (x, y), after the pose's rotation, and the way to the camera. */
+function facingCamera(depth: (x: number, y: number) => number | null, x: number, y: number, z: number, [roll, pitch, yaw]: [number, number, number]): number {
+  const [right, below] = [depth(x + 1, y) ?? z, depth(x, y + 1) ?? z];
+  let [X, Y, Z] = [z - right, z - below, 1];
+  [X, Y] = [X * Math.cos(roll) - Y * Math.sin(roll), X * Math.sin(roll) + Y * Math.cos(roll)];
+  [Y, Z] = [Y * Math.cos(pitch) - Z * Math.sin(pitch), Y * Math.sin(pitch) + Z * Math.cos(pitch)];
+  [X, Z] = [X * Math.cos(yaw) + Z * Math.sin(yaw), -X * Math.sin(yaw) + Z * Math.cos(yaw)];
+  return Math.max(0, Z / Math.hypot(X, Y, Z));
 }
 
 export function toJpeg(image: Rgba, quality = 85): Uint8Array {

@@ -1,0 +1,124 @@
+/**
+ * The host handler with `livenessLight`: the challenge carries colours the server chose, kept with
+ * its nonce and taken once; the answer's frames under them are checked after the movements and
+ * before the service is paid. The people are rendered heads close to a screen (lit-frames.ts).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore } from '../../../src/server/index.js';
+import { createFacePool } from '../../../src/server/node/index.js';
+import type { FaceObserver } from '../../../src/server/liveness/judge.js';
+import { PALETTE } from '../../../src/server/liveness/light.js';
+import { setup } from '../server/handler-setup.js';
+import type { LivenessChallenge } from '../../../src/core/protocol.js';
+import { presenter, type Presenter } from './live-capture.js';
+
+const pool = createFacePool({ workers: 1 });
+/** The pool, counting the pictures it was given: what ran the models. */
+let observed = 0;
+const counting: FaceObserver = { observe: (images) => ((observed += images.length), pool.observe(images)) };
+let obama: Presenter;
+let biden: Presenter;
+before(async () => {
+  [obama, biden] = await Promise.all([presenter(pool, 'obama_1'), presenter(pool, 'biden_1')]);
+});
+after(() => pool.close());
+
+describe('handler: the light challenge (livenessLight)', () => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  const as = (user: string) => ({ user, session: `session-${user}` });
+  const challenge = async (user = 'obama') => (await t.call('liveness-challenge', {}, as(user))).json as Required<LivenessChallenge>;
+  before(async () => {
+    // Each refusal counts as an attempt: enough of them for every case here.
+    t = await setup({ liveness: counting, livenessLight: true, store: new MemoryStore(), limits: { biometricAttempts: { max: 100, windowSeconds: 900 } } });
+    await t.prove('obama');
+    const { nonce, moves, light } = await challenge();
+    const enrolled = await t.call('enroll-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+    assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'face' }]);
+  });
+  after(() => t.close());
+
+  it('asks four colours of the palette, each unlike the one before, each for 600 ms: at most 1.7 changes a second', async () => {
+    for (let i = 0; i < 10; i++) {
+      const { light } = await challenge();
+      assert.equal(light.colours.length, 4);
+      assert.equal(light.holdMs, 600);
+      for (const [k, colour] of light.colours.entries()) {
+        assert.ok(colour in PALETTE, colour);
+        assert.notEqual(colour, light.colours[k - 1]);
+      }
+    }
+  });
+
+  it('the palette flashes no saturated red (WCAG 2.3.1: a red share of 0.8 or more)', () => {
+    for (const [r, g, b] of Object.values(PALETTE)) assert.ok(r / (r + g + b) < 0.8);
+  });
+
+  it('a person close to the screen verifies: a receipt, the service paid once', async () => {
+    const { nonce, moves, light } = await challenge();
+    const before = t.calls('verify-by-face');
+    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    assert.equal(res.json.verified, true);
+    assert.equal(t.calls('verify-by-face'), before + 1);
+  });
+
+  it('a recording of the person answering the movements, without the colours: refused, the service not paid', async () => {
+    const { nonce, moves, light } = await challenge();
+    const before = t.calls('verify-by-face');
+    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours.map(() => null)) }, as('obama'));
+    assert.deepEqual([res.status, res.json.error.code, res.json.error.reason], [422, 'liveness_failed', 'light_not_seen']);
+    assert.match(res.json.error.message, /colours/);
+    assert.equal(t.calls('verify-by-face'), before);
+  });
+
+  it('the light of an earlier challenge replayed under this one: refused', async () => {
+    const { nonce, moves, light } = await challenge();
+    const other = [...light.colours].reverse();
+    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(other) }, as('obama'));
+    assert.deepEqual([res.status, res.json.error.reason], [422, 'light_not_seen']);
+  });
+
+  it('another person under the light after the person\'s movements: refused as not the same person', async () => {
+    const { nonce, moves, light } = await challenge();
+    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: biden.lit(light.colours) }, as('obama'));
+    assert.deepEqual([res.status, res.json.error.reason], [422, 'not_same_person']);
+  });
+
+  it('fewer frames than colours, or none: refused before any model runs, the challenge spent', async () => {
+    for (const lit of [undefined, [], 'frames']) {
+      const { nonce, moves, light } = await challenge();
+      const before = observed;
+      const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), ...(lit === undefined ? {} : { lit: lit === 'frames' ? obama.lit(light.colours).slice(1) : lit }) }, as('obama'));
+      assert.deepEqual([res.status, res.json.error.code, res.json.error.reason], [422, 'liveness_failed', 'frames_missing'], JSON.stringify(lit));
+      assert.equal(observed, before);
+      const again = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+      assert.equal(again.json.error.code, 'liveness_required');
+    }
+  });
+
+  it('a frame under the light that is not a picture: bad_sample, before any model runs', async () => {
+    const { nonce, moves, light } = await challenge();
+    const before = observed;
+    const lit = obama.lit(light.colours);
+    lit[2] = Buffer.from('not a picture').toString('base64');
+    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit }, as('obama'));
+    assert.deepEqual([res.status, res.json.error.code], [422, 'bad_sample']);
+    assert.equal(observed, before);
+  });
+});
+
+describe('handler: without livenessLight', () => {
+  it('the challenge carries no light, and the movements alone decide', async () => {
+    const t = await setup({ liveness: pool, store: new MemoryStore() });
+    try {
+      await t.prove('obama');
+      const answer = (await t.call('liveness-challenge', {}, { user: 'obama', session: 's' })).json as LivenessChallenge;
+      assert.equal(answer.light, undefined);
+      const res = await t.call('enroll-face', { nonce: answer.nonce, frames: obama.answer(answer.moves) }, { user: 'obama', session: 's' });
+      assert.equal(res.status, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});
