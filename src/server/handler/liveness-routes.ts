@@ -117,7 +117,7 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   }
   // The movements' frames and the light's, observed together: the pool runs them on one worker in turn.
   const images = decodeFrames(ctx, [...frames, ...litFrames]);
-  const all = await ctx.options.liveness!.observe(images).catch((error: unknown) => {
+  const all = await ctx.options.liveness!.observe(images, litFrames.length ? { lightFrom: frames.length } : {}).catch((error: unknown) => {
     if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'frames' });
     throw error;
   });

@@ -45,7 +45,12 @@ export interface FaceFound {
  * models in worker threads. A picture it cannot decode rejects with `UnreadablePictureError`.
  */
 export interface FaceObserver {
-  observe(images: Uint8Array[]): Promise<FaceFound[][]>;
+  /**
+   * `lightFrom`: the pictures from this index on were taken under the light challenge's colours.
+   * They need landmarks and colours; the recognition model on the first of them (the judge ties the
+   * others to it by where the eyes are), and no passive model (`live` NaN): a third of their cost.
+   */
+  observe(images: Uint8Array[], options?: { lightFrom?: number }): Promise<FaceFound[][]>;
 }
 
 /** A picture that could not be decoded: the sender's fault (a frame cut short, not an image), never the server's. */
@@ -159,8 +164,10 @@ export function judgeLit(front: FaceFound, lit: FaceFound[][], colours: readonly
   for (const [index, faces] of lit.entries()) {
     if (faces.length === 0) return { live: false, reason: 'no_face', frame: index };
     if (faces.length > 1) return { live: false, reason: 'several_faces', frame: index };
-    if (distance(faces[0]!, front) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: index };
+    // The first is described; the light's rule that the eyes stay put ties the others to it.
+    if (faces[0]!.descriptor.length && distance(faces[0]!, front) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: index };
   }
+  if (!lit[0]![0]!.descriptor.length) return { live: false, reason: 'not_same_person', frame: 0 };
   const faces = lit.map(([face]) => face!);
   if (!faces.every((face) => face.colours)) return { live: false, reason: 'light_not_seen' };
   const verdict = judgeLight(faces.map(({ landmarks, colours }) => ({ landmarks, colours: colours! })), colours);

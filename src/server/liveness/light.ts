@@ -148,22 +148,25 @@ function meansOf(frames: LitFace[], cells: number[]): Rgb[] | null {
   return means.every((mean) => mean !== null) ? (means as Rgb[]) : null;
 }
 
-/** The least-squares line through points: its value at 0 and its slope. */
-function line(xs: number[], ys: number[]): { at0: number; slope: number } {
+/** Two series' means, and their sums of products about them. */
+function moments(xs: number[], ys: number[]) {
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const [mx, my] = [mean(xs), mean(ys)];
-  let [xy, xx] = [0, 0];
-  for (let i = 0; i < xs.length; i++) [xy, xx] = [xy + (xs[i]! - mx) * (ys[i]! - my), xx + (xs[i]! - mx) ** 2];
+  let [xy, xx, yy] = [0, 0, 0];
+  for (let i = 0; i < xs.length; i++) [xy, xx, yy] = [xy + (xs[i]! - mx) * (ys[i]! - my), xx + (xs[i]! - mx) ** 2, yy + (ys[i]! - my) ** 2];
+  return { mx, my, xy, xx, yy };
+}
+
+/** The least-squares line through points: its value at 0 and its slope. */
+function line(xs: number[], ys: number[]): { at0: number; slope: number } {
+  const { mx, my, xy, xx } = moments(xs, ys);
   const slope = xx ? xy / xx : 0;
   return { at0: my - slope * mx, slope };
 }
 
 /** Pearson's correlation of two series. */
 function correlation(xs: number[], ys: number[]): number {
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const [mx, my] = [mean(xs), mean(ys)];
-  let [xy, xx, yy] = [0, 0, 0];
-  for (let i = 0; i < xs.length; i++) [xy, xx, yy] = [xy + (xs[i]! - mx) * (ys[i]! - my), xx + (xs[i]! - mx) ** 2, yy + (ys[i]! - my) ** 2];
+  const { xy, xx, yy } = moments(xs, ys);
   return xx && yy ? xy / Math.sqrt(xx * yy) : 0;
 }
 

@@ -6,12 +6,13 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { UnreadablePictureError, type FaceFound } from '../liveness/judge.js';
+import { UnreadablePictureError, type FaceFound, type FaceObserver } from '../liveness/judge.js';
 
 /** A message to face-worker.mjs, and its answer. */
 interface FaceRequest {
   id: number;
   images: Uint8Array[];
+  lightFrom?: number;
 }
 type FaceAnswer = { id: number; frames: FaceFound[][]; cpuMs: number } | { id: number; error: string; unreadable: boolean };
 
@@ -26,9 +27,7 @@ export class FacePoolBusyError extends Error {
   override name = 'FacePoolBusyError';
 }
 
-export interface FacePool {
-  /** The faces found in each picture (JPEG or PNG). */
-  observe(images: Uint8Array[]): Promise<FaceFound[][]>;
+export interface FacePool extends FaceObserver {
   /** CPU time the workers spent on the last check, in ms (for the benchmark). */
   readonly lastCpuMs: number;
   close(): Promise<void>;
@@ -99,10 +98,10 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
   };
 
   return {
-    observe(images) {
+    observe(images, { lightFrom } = {}) {
       if (queue.length >= maxQueue) return Promise.reject(new FacePoolBusyError('Too many face checks are waiting'));
       return new Promise((resolve, reject) => {
-        queue.push({ request: { id: nextId++, images }, resolve, reject });
+        queue.push({ request: { id: nextId++, images, ...(lightFrom === undefined ? {} : { lightFrom }) }, resolve, reject });
         pump();
       });
     },

@@ -79,6 +79,15 @@ describe('handler: the light challenge (livenessLight)', () => {
     assert.deepEqual([res.status, res.json.error.reason], [422, 'light_not_seen']);
   });
 
+  it('a person who moves while the colours show is told so, and the service is not paid', async () => {
+    const { nonce, moves, light } = await challenge();
+    const before = t.calls('verify-by-face');
+    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours, { drift: 25 }) }, as('obama'));
+    assert.deepEqual([res.status, res.json.error.reason], [422, 'light_moved']);
+    assert.match(res.json.error.message, /hold still/);
+    assert.equal(t.calls('verify-by-face'), before);
+  });
+
   it('another person under the light after the person\'s movements: refused as not the same person', async () => {
     const { nonce, moves, light } = await challenge();
     const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: biden.lit(light.colours) }, as('obama'));

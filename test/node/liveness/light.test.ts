@@ -36,7 +36,7 @@ const SWEEP = [0.6, INDOOR, 0.2, 0.1];
 type Takes = Map<LightColour | 'none', LitFace[]>;
 
 async function observed(images: Rgba[]): Promise<LitFace[]> {
-  const found = await pool.observe(images.map(jpegOf));
+  const found = await pool.observe(images.map(jpegOf), { lightFrom: 0 });
   return found.map((faces) => {
     assert.equal(faces.length, 1, 'one face in every rendered frame');
     const face = faces[0] as FaceFound;
@@ -132,10 +132,7 @@ describe('the light challenge on rendered heads (APCER per kind, BPCER, and the 
     ['the person\'s frames under the colours, out of their order', (person, asked, pick) => lit(INDOOR)(person, shuffled(asked, reorder), pick), 0],
     ['the person under another sequence (an earlier challenge\'s light)', (person, asked, pick) => lit(INDOOR)(person, another(asked), pick), 0.02],
   ] as [string, Parameters<typeof present>[1], number][]) {
-    // One tint painted evenly over the outline is refused by the falloff alone, where the rendered
-    // people's cheeks and a careless paint's overlap: 2.5 % of paints pass here (the liveness page).
-    const todo = kind.includes('painted') ? 'a few even tints still pass the falloff rule (APCER 2.5 % here; the issue asks none)' : undefined;
-    it(`${kind}: ${most ? `at most ${most * 100} %` : 'none'} accepted`, { todo }, () => {
+    it(`${kind}: ${most ? `at most ${most * 100} %` : 'none'} accepted`, () => {
       const results = present(COUNT, frames);
       kinds.push([kind, results]);
       const accepted = results.filter((r) => r.verdict.lit).length;

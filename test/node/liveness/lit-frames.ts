@@ -70,11 +70,15 @@ function inside(polygon: Point[], p: Point): boolean {
   return odd;
 }
 
-/** A head (or a print) held still in front of the screen: each frame a little off the last, as a person holds. */
-export function litFrames(source: Rgba, landmarks: Point[], colours: readonly (LightColour | null)[], strength: number, random: () => number, shape: Shape = 'head', size = { width: 320, height: 240 }): Rgba[] {
-  const jitter = (): Pose => ({ yaw: (random() - 0.5) * 4, pitch: (random() - 0.5) * 4, shiftX: (random() - 0.5) * 3, shiftY: (random() - 0.5) * 3, distance: 0.7 });
+/**
+ * A head (or a print) held still in front of the screen: each frame a little off the last, as a
+ * person holds; `drift` pixels further sideways each frame, for a person who does not.
+ */
+export function litFrames(source: Rgba, landmarks: Point[], colours: readonly (LightColour | null)[], strength: number, random: () => number, shape: Shape = 'head', drift = 0): Rgba[] {
+  const size = { width: 320, height: 240 };
+  const jitter = (i: number): Pose => ({ yaw: (random() - 0.5) * 4, pitch: (random() - 0.5) * 4, shiftX: (random() - 0.5) * 3 + i * drift, shiftY: (random() - 0.5) * 3, distance: 0.7 });
   const brightness = brightnessOf(render(source, landmarks, shape, { distance: 0.7 }, size));
-  return colours.map((colour) => camera(render(source, landmarks, shape, jitter(), size, colour ? { rgb: PALETTE[colour], strength } : undefined), brightness));
+  return colours.map((colour, i) => camera(render(source, landmarks, shape, jitter(i), size, colour ? { rgb: PALETTE[colour], strength } : undefined), brightness));
 }
 
 export const jpegOf = (image: Rgba) => toJpeg(image, 85);

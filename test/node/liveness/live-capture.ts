@@ -12,7 +12,7 @@ export interface Presenter {
   /** The photo itself, base64, as a file would be posted. */
   still(): string;
   /** The frames of a light challenge: the head close to the screen, lit by each colour in turn (null: a recording, unlit). */
-  lit(colours: readonly (string | null)[], options?: { shape?: Shape; strength?: number }): string[];
+  lit(colours: readonly (string | null)[], options?: { shape?: Shape; strength?: number; drift?: number }): string[];
 }
 
 export async function presenter(pool: FacePool, person: string): Promise<Presenter> {
@@ -25,10 +25,10 @@ export async function presenter(pool: FacePool, person: string): Promise<Present
       ...moves.map((move) => b64(frame(source, landmarks, shape, GENUINE[move]))),
     ],
     still: () => Buffer.from(toJpeg(source, 90)).toString('base64'),
-    lit: (colours, { shape = 'head', strength = 0.3 } = {}) => {
+    lit: (colours, { shape = 'head', strength = 0.3, drift = 0 } = {}) => {
       let seed = 1;
       const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-      return litFrames(source, landmarks, colours as (LightColour | null)[], strength, random, shape).map((frame) => b64(jpegOf(frame)));
+      return litFrames(source, landmarks, colours as (LightColour | null)[], strength, random, shape, drift).map((frame) => b64(jpegOf(frame)));
     },
   };
 }
