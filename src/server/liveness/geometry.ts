@@ -86,3 +86,13 @@ export function planarResidual(from: Point[], to: Point[]): number {
   });
   return Math.sqrt(squared.reduce((s, v) => s + v, 0) / squared.length) / unit;
 }
+
+/** Whether a point lies inside a polygon (even-odd rule). */
+export function inside(polygon: Point[], p: Point): boolean {
+  let odd = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [a, b] = [polygon[i]!, polygon[j]!];
+    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) odd = !odd;
+  }
+  return odd;
+}

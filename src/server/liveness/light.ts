@@ -13,7 +13,7 @@
  * moving between frames cancels too. Pure arithmetic: the frames' colour grids come from the face
  * models' workers.
  */
-import { eyeCentres, type Point } from './geometry.js';
+import { eyeCentres, inside, type Point } from './geometry.js';
 import { secureRandom } from './random.js';
 
 /**
@@ -95,16 +95,6 @@ const dot = (a: Rgb, b: Rgb) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 function centred(vectors: Rgb[]): Rgb[] {
   const mean = [0, 1, 2].map((c) => vectors.reduce((sum, v) => sum + v[c]!, 0) / vectors.length) as Rgb;
   return vectors.map((v) => minus(v, mean));
-}
-
-/** Whether a point lies inside a polygon (even-odd rule). */
-function inside(polygon: Point[], p: Point): boolean {
-  let odd = false;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const [a, b] = [polygon[i]!, polygon[j]!];
-    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) odd = !odd;
-  }
-  return odd;
 }
 
 /**

@@ -47,10 +47,11 @@ export interface ScreenLight {
   strength: number;
 }
 
-const toLinear = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
-const toSrgb = (l: number) => 255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055);
+/** An 8-bit sRGB value's linear light, 0 to 1, and back (clipped to white). */
+export const toLinear = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+export const toSrgb = (l: number) => 255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * Math.min(1, l) ** (1 / 2.4) - 0.055);
 /** A value lit by `gain` (a multiplier of its linear light), back in sRGB. */
-const lit = (v: number, gain: number) => toSrgb(Math.min(1, toLinear(v) * gain));
+const lit = (v: number, gain: number) => toSrgb(toLinear(v) * gain);
 
 /** The depth of each point of the photo, towards the camera, for a shape on these landmarks. */
 function depthOf(shape: Shape, landmarks: Point[]) {

@@ -5,12 +5,9 @@
  * frames under other colours, the recording behind a screen's glass that reflects the colours over
  * everything, one tint painted evenly over the face's outline, a flat print lit by the screen.
  */
-import type { Point } from '../../../src/server/liveness/geometry.js';
+import { inside, type Point } from '../../../src/server/liveness/geometry.js';
 import { PALETTE, type LightColour } from '../../../src/server/liveness/light.js';
-import { render, toJpeg, type Pose, type Rgba, type Shape } from './head.js';
-
-const toLinear = (v: number) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
-const toSrgb = (l: number) => 255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * Math.min(1, l) ** (1 / 2.4) - 0.055);
+import { render, toJpeg, toLinear, toSrgb, type Pose, type Rgba, type Shape } from './head.js';
 
 /**
  * The camera's own adjustments to what it sees: its exposure brings the frame's mean brightness back
@@ -59,15 +56,6 @@ export function paint(image: Rgba, outline: Point[], colour: LightColour, streng
     }
   }
   return { data: out, width: image.width, height: image.height };
-}
-
-function inside(polygon: Point[], p: Point): boolean {
-  let odd = false;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const [a, b] = [polygon[i]!, polygon[j]!];
-    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) odd = !odd;
-  }
-  return odd;
 }
 
 /**
