@@ -12,6 +12,7 @@ import { startEmulatorProcess, startLivenessHandler } from './processes.mjs';
 import { createFacePool } from '../../src/server/node/index.js';
 import type { LivenessChallenge } from '../../src/core/protocol.js';
 import { CHALLENGE_MOVES } from '../../src/server/liveness/judge.js';
+import { PALETTE } from '../../src/server/liveness/light.js';
 import { presenter } from '../node/liveness/live-capture.js';
 
 const checks = Number(process.argv[2] ?? 20);
@@ -81,13 +82,12 @@ site.child.kill();
 // The light challenge's own cost: the same person through a second server with `livenessLight`,
 // answering the movements and four frames of 320 x 240 under the colours, one check at a time.
 const lit = await startLivenessHandler(emu.url, { light: true });
-const litFrames = new Map<string, string>();
+// The person's frame under each colour, drawn once: any sequence is made of them.
+const underColour = new Map(Object.keys(PALETTE).map((colour) => [colour, person.lit([colour])[0]!]));
 async function checkLit(i: number): Promise<{ status: number; cpuMs: number }> {
   const session = `l${i}`;
   const { nonce, moves, light } = (await call('liveness-challenge', {}, 'obama', session, lit.url)).json as Required<LivenessChallenge>;
-  const key = light.colours.join();
-  if (!litFrames.has(key)) litFrames.set(key, JSON.stringify(person.lit(light.colours)));
-  const body = `{"nonce":${JSON.stringify(nonce)},"frames":${answerTo(moves)},"lit":${litFrames.get(key)}}`;
+  const body = `{"nonce":${JSON.stringify(nonce)},"frames":${answerTo(moves)},"lit":${JSON.stringify(light.colours.map((colour) => underColour.get(colour)))}}`;
   const { status } = await call(i ? 'verify-by-face' : 'enroll-face', body, 'obama', session, lit.url);
   return { status, cpuMs: (await stats(lit.url)).cpuMs };
 }
@@ -99,6 +99,11 @@ for (let i = 0; i < 13; i++) {
   if (i >= 4) withLight.push(cpuMs);
 }
 console.log(`with the light challenge (livenessLight): CPU per check median ${median(withLight).toFixed(0)} ms (${withLight.map((v) => v.toFixed(0)).join(', ')}; answered ${[...statuses].join('/')}), the light's own share ${(median(withLight) - median(alone)).toFixed(0)} ms`);
+// Its judge reads the colour grids on the event loop: 20 checks with the light at once.
+await bench('lag', lit.url);
+const litAtOnce = await Promise.all(Array.from({ length: checks }, (_, i) => checkLit(1000 + i)));
+const litServer = await stats(lit.url);
+console.log(`${checks} with the light at once: answered ${[...new Set(litAtOnce.map((r) => r.status))].join('/')}; the event loop's lag p99 ${litServer.lagP99Ms.toFixed(1)} ms, max ${litServer.lagMaxMs.toFixed(1)} ms (budget < 50 ms); RSS ${(litServer.rss / 2 ** 20).toFixed(0)} MB`);
 await drawing.close();
 lit.child.kill();
 emu.child.kill();

@@ -79,7 +79,8 @@ async function load() {
         landmarks,
         descriptor: describe ? Array.from(face.descriptor) : [],
         luma: lumaAround(image, landmarks),
-        colours: coloursAround(image, landmarks),
+        // Only the light's frames are judged on their colours: the others spare the grid's memory.
+        ...(lit ? { colours: coloursAround(image, landmarks) } : {}),
         live: live[i] ?? NaN,
       }));
     } finally {
