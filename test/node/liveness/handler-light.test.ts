@@ -16,7 +16,7 @@ import { presenter, type Presenter } from './live-capture.js';
 const pool = createFacePool({ workers: 1 });
 /** The pool, counting the pictures it was given: what ran the models. */
 let observed = 0;
-const counting: FaceObserver = { observe: (images) => ((observed += images.length), pool.observe(images)) };
+const counting: FaceObserver = { observe: (images, options) => ((observed += images.length), pool.observe(images, options)) };
 let obama: Presenter;
 let biden: Presenter;
 before(async () => {
