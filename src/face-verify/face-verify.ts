@@ -35,6 +35,7 @@ type FaceLater = typeof import('./later/later-steps.js');
  * @csspart photo - The photo under review.
  * @csspart feedback - What the quality gate, or a live challenge, asks of the person.
  * @csspart arrow - The movement a live challenge asks for, over the preview.
+ * @csspart stop - The button that ends a light challenge's colours.
  * @csspart error - An error message.
  * @csspart button - Every button.
  * @csspart submit - The main button of a step.
@@ -91,7 +92,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLate
       permission: () => void this.openCamera(null),
       preview: () => void this.#withTools(async ({ sampler }) => sampler.start()),
       challenge: () => void this.#withTools(({ challenge }) => challenge()),
-      uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames } : image, source),
+      uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames, ...(live.lit ? { lit: live.lit } : {}) } : image, source),
     },
     // The camera is only on while the person is framing the photo or following the movements.
     change: ({ step }) => void (['permission', 'preview', 'challenge'].includes(step) || this.tools?.camera.stop()),
@@ -135,6 +136,11 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLate
   /** @internal The shutter: the preview's frame, for review. */
   capture(): Promise<void> {
     return this.#withTools((tools) => tools.capture());
+  }
+
+  /** @internal The light challenge's colours, on the person's press. */
+  startLight(): Promise<void> {
+    return this.#withTools((tools) => tools.startLight());
   }
 
   /** @internal A chosen photo instead of the camera's, for review. */

@@ -17,6 +17,7 @@ import type { FaceDetectorLike } from './face-detector.js';
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { FrameSampler } from './frame-sampler.js';
 import { runChallenge } from './live-challenge.js';
+import { onDemand } from '../../internal/on-demand.js';
 import { snapshot } from './snapshot.js';
 
 /**
@@ -58,6 +59,8 @@ export interface CameraHost extends ReactiveControllerHost, HTMLElement {
 export function captureTools(element: CameraHost) {
   const browserDetector = browserFaceDetector();
   const video = () => (element.isConnected ? element.renderRoot.querySelector('video') : null);
+  /** The light challenge's code, fetched when a challenge asks for light. */
+  const lightCode = onDemand(() => import('./light/show-light.js'));
   let spoken = '';
   /** Says what the gate asks, when it changes, in the live region as well as on screen. */
   const speak = (text: string) => {
@@ -128,7 +131,25 @@ export function captureTools(element: CameraHost) {
         video,
         failed: (error) => element.reportLiveFailure(error),
         instruct: (move) => element.announce(liveInstruction(element.t, move)),
+        prefetchLight: () => void lightCode().catch(() => {}),
       }),
+
+    /** The person, warned and close, starts the colours: they fill the page and a frame is taken under each. */
+    async startLight(): Promise<void> {
+      const light = element.flow.state.step === 'challenge' ? element.flow.state.live?.light : undefined;
+      if (!light) return;
+      let code: Awaited<ReturnType<typeof lightCode>>;
+      try {
+        code = await lightCode();
+      } catch (error) {
+        return element.reportLiveFailure(error);
+      }
+      element.flow.send({ type: 'light' });
+      await element.updateComplete;
+      element.renderRoot.querySelector<HTMLElement>('[part~="stop"]')?.focus();
+      element.announce(element.t.lightShowing);
+      await code.showLight({ flow: element.flow, video, lightbox: () => element.renderRoot.querySelector('.lighting') }, light);
+    },
   };
   return tools;
 }

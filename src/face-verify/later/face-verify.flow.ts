@@ -3,7 +3,7 @@
  * of its own, so every path is tested on Node. The element opens the camera, measures frames and
  * uploads as the steps ask.
  */
-import type { AccountProblem, SampleEvent, CameraFailure, ErrorCode, FaceStep, LivenessMove, StepsOf } from '../../core/protocol.js';
+import type { AccountProblem, SampleEvent, CameraFailure, ErrorCode, FaceStep, LivenessChallenge, LivenessMove, StepsOf } from '../../core/protocol.js';
 import type { QualityProblem } from './frame-quality.js';
 
 export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
@@ -14,7 +14,15 @@ export interface LiveAnswer {
   nonce: string;
   moves: LivenessMove[];
   frames: string[];
+  /** With the host's light challenge: its colours, and a frame taken under each so far. */
+  light?: LightChallenge;
+  lit?: string[];
 }
+
+export type LightChallenge = NonNullable<LivenessChallenge['light']>;
+
+/** Each colour of the light shows at least this long, whatever a handler asks: 2.5 changes a second at most, under WCAG 2.3.1's three. */
+export const MIN_HOLD_MS = 400;
 
 export type FaceState = StepsOf<
   FaceStep,
@@ -22,8 +30,12 @@ export type FaceState = StepsOf<
   | { step: 'permission' }
   /** `problems` is null until a frame has been measured: no verdict, good or bad, before that. */
   | { step: 'preview'; problems: QualityProblem[] | null; steadySince: number | null }
-  /** Following the movements the host chose: `live` is null until the challenge has come. */
-  | { step: 'challenge'; live: LiveAnswer | null }
+  /**
+   * Following the movements the host chose: `live` is null until the challenge has come. With a
+   * light challenge, once the movements are done the person is warned and comes close, and
+   * `lighting` is true while the colours show.
+   */
+  | { step: 'challenge'; live: LiveAnswer | null; lighting?: boolean }
   | { step: 'review'; image: string; source: ImageSource }
   | { step: 'uploading'; image: string; source: ImageSource; live?: LiveAnswer }
   | { step: 'success' }
@@ -51,15 +63,19 @@ export type FaceEvent =
   | { type: 'granted' }
   /** `filesAllowed` is false where the host checks faces live and takes no file. */
   | { type: 'camera-failed'; reason: CameraFailure; filesAllowed: boolean }
-  /** The page was hidden: the camera is released. */
+  /** The page was hidden, or the person stopped the colours: the camera is released. */
   | { type: 'released' }
   | { type: 'quality'; problems: QualityProblem[]; now: number }
   | { type: 'capture'; image: string; source: ImageSource }
   /** The host checks faces live: the framed face starts a challenge instead of a photo. */
   | { type: 'live' }
-  | { type: 'challenge'; nonce: string; moves: LivenessMove[] }
+  | { type: 'challenge'; nonce: string; moves: LivenessMove[]; light?: LightChallenge }
   /** The next frame of the challenge: the frontal one, then one per movement. */
   | { type: 'frame'; image: string }
+  /** The person, warned and close to the screen, starts the colours. */
+  | { type: 'light' }
+  /** The frame taken under the next colour. */
+  | { type: 'lit'; image: string }
   | { type: 'retake' }
   | { type: 'confirm' }
   | { type: 'retry' }
@@ -100,13 +116,16 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
     case 'live':
       return state.step === 'preview' ? { step: 'challenge', live: null } : state;
     case 'challenge':
-      return state.step === 'challenge' && !state.live ? { step: 'challenge', live: { nonce: event.nonce, moves: event.moves, frames: [] } } : state;
+      if (state.step !== 'challenge' || state.live) return state;
+      return { step: 'challenge', live: { nonce: event.nonce, moves: event.moves, frames: [], ...(event.light ? { light: event.light, lit: [] } : {}) } };
     case 'frame': {
-      if (state.step !== 'challenge' || !state.live) return state;
-      const live = { ...state.live, frames: [...state.live.frames, event.image] };
-      // The frontal frame is the one the service compares.
-      return live.frames.length > live.moves.length ? { step: 'uploading', image: live.frames[0]!, source: 'camera', live } : { step: 'challenge', live };
+      if (state.step !== 'challenge' || !state.live || movementsDone(state.live)) return state;
+      return answered({ ...state.live, frames: [...state.live.frames, event.image] });
     }
+    case 'light':
+      return state.step === 'challenge' && state.live?.light && movementsDone(state.live) && !state.lighting ? { ...state, lighting: true } : state;
+    case 'lit':
+      return state.step === 'challenge' && state.lighting && state.live ? answered({ ...state.live, lit: [...state.live.lit!, event.image] }, true) : state;
     case 'capture':
       if (event.source === 'camera' && state.step !== 'preview') return state;
       if (event.source === 'file' && state.step === 'uploading') return state;
@@ -159,6 +178,14 @@ function uploadFailed({ image, source, live }: Extract<FaceState, { step: 'uploa
     default:
       return { step: 'failure', reason: code, canRetry: false, canUpload: false };
   }
+}
+
+const movementsDone = (live: LiveAnswer) => live.frames.length > live.moves.length;
+
+/** The answer is sent once every frame is taken: the movements', then the light's; the frontal frame is the one the service compares. */
+function answered(live: LiveAnswer, lighting = false): FaceState {
+  const done = movementsDone(live) && (!live.light || live.lit!.length === live.light.colours.length);
+  return done ? { step: 'uploading', image: live.frames[0]!, source: 'camera', live } : { step: 'challenge', live, ...(lighting ? { lighting } : {}) };
 }
 
 /** A live answer refused or lost: its challenge is spent, so a retry frames the face again for a new one; no file is offered. */

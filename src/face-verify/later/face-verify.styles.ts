@@ -91,6 +91,37 @@ export const laterStyles = [
         transform: var(--toward);
       }
     }
+    /* The camera's steps lay out as the widget does, until the light's colours fill the page around the preview. */
+    .camera {
+      display: contents;
+    }
+    .camera.lighting {
+      position: fixed;
+      inset: 0;
+      z-index: 2147483647;
+      display: flex;
+      flex-direction: column;
+      align-items: center;
+      justify-content: center;
+      gap: var(--verify-gap);
+      padding: var(--verify-gap);
+      background: #fff;
+      /* A fade, not a cut, between colours: the gentlest change the check allows (kept under reduced motion, which it is not). */
+      transition: background-color 0.2s linear !important;
+    }
+    .lighting .stage {
+      inline-size: min(100%, 60vh * 4 / 3);
+      flex: none;
+    }
+    .lighting .heading,
+    .lighting .feedback,
+    .lighting .actions {
+      margin: 0;
+      padding: calc(var(--verify-gap) / 2) var(--verify-gap);
+      border-radius: var(--verify-radius);
+      background: var(--verify-bg);
+      color: var(--verify-fg);
+    }
     .progress {
       text-align: center;
       margin-block: 0;

@@ -1,6 +1,6 @@
 /** The markup of each <face-verify> step, read from the element through FaceView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { FaceEvent, FaceState } from './face-verify.flow.js';
+import { MIN_HOLD_MS, type FaceEvent, type FaceState, type LightChallenge } from './face-verify.flow.js';
 import type { ConfigResponse, LivenessMove } from '../../core/protocol.js';
 import { format } from '../../core/format.js';
 import { failureHeading, failureText } from '../../internal/later/failure-text.js';
@@ -20,45 +20,86 @@ export interface FaceView extends SampleView {
   capture(): Promise<void>;
   openCamera(deviceId: string | null): Promise<void>;
   useFile(file: File): Promise<void>;
+  /** The light challenge's colours, on the person's press (show-light.ts). */
+  startLight(): Promise<void>;
   /** "Upload a photo instead" (first-step.ts). */
   uploadButton(): TemplateResult;
 }
 
+/** The oval the face is framed in; a larger one for the light, which needs the face close to the screen. */
+const OVALS = { framed: [20, 36, 46], close: [30, 44, 48] } as const;
+
 /** The video and the oval the person frames their face in (`good` once the gate is satisfied). */
-function stage(good: boolean, extra: TemplateResult | typeof nothing = nothing) {
+function stage(good: boolean, extra: TemplateResult | typeof nothing, oval: keyof typeof OVALS) {
+  const [rx, ry, cy] = OVALS[oval];
   return html`<div part="stage" class="stage">
     <video part="video" playsinline muted autoplay></video>
     <svg part="guide" class="guide ${good ? 'good' : ''}" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
-      <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M30 46A20 36 0 1 0 70 46A20 36 0 1 0 30 46Z"></path>
-      <ellipse class="ring" cx="50" cy="46" rx="20" ry="36"></ellipse>
+      <path class="shade" fill-rule="evenodd" d="M0 0H100V100H0Z M${50 - rx} ${cy}A${rx} ${ry} 0 1 0 ${50 + rx} ${cy}A${rx} ${ry} 0 1 0 ${50 - rx} ${cy}Z"></path>
+      <ellipse class="ring" cx="50" cy=${cy} rx=${rx} ry=${ry}></ellipse>
     </svg>
     ${extra}
   </div>`;
 }
 
+interface CameraView {
+  heading: string;
+  good: boolean;
+  extra?: TemplateResult | typeof nothing;
+  feedback: string;
+  verdict: string;
+  below: TemplateResult;
+  oval?: keyof typeof OVALS;
+  /** The light challenge's colours are showing: the box fills the page, and show-light.ts sets its colour. */
+  lighting?: boolean;
+}
+
 /**
  * The camera's steps, preview and challenge, in one template, so that the video element and its
- * stream stay as they are when the movements begin.
+ * stream stay as they are when the movements begin and when the colours fill the page.
  */
-function camera(v: FaceView, heading: string, good: boolean, extra: TemplateResult | typeof nothing, feedback: string, verdict: string, below: TemplateResult) {
-  return html`${v.heading(heading)}
-    ${stage(good, extra)}
+function camera(v: FaceView, { heading, good, extra = nothing, feedback, verdict, below, oval = 'framed', lighting = false }: CameraView) {
+  return html`<div class="camera ${lighting ? 'lighting' : ''}">
+    ${v.heading(heading)} ${stage(good, extra, oval)}
     <p part="feedback" class="feedback ${verdict}">${feedback}</p>
-    ${below}`;
+    ${below}
+  </div>`;
 }
 
 function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challenge' }>) {
   const { t } = v;
-  const taken = state.live?.frames.length ?? 0;
-  const move = taken > 0 ? state.live!.moves[taken - 1]! : null;
+  const { live } = state;
+  const taken = live?.frames.length ?? 0;
+  const number = new Intl.NumberFormat(v.language);
+  const steps = live ? live.moves.length + 1 + (live.light ? 1 : 0) : 0;
+  const progress = (step: number) => html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(step), total: number.format(steps) })}</p>`;
+  if (live?.light && taken > live.moves.length) return renderLight(v, state.lighting === true, live.light, progress(steps));
+  const move = taken > 0 ? live!.moves[taken - 1]! : null;
   const path = move && v.tools?.arrows[move];
   const arrow = path ? html`<svg part="arrow" class="arrow ${move}" viewBox="0 0 100 100" aria-hidden="true"><path d=${path}></path></svg>` : nothing;
-  const number = new Intl.NumberFormat(v.language);
-  const progress = state.live
-    ? html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(taken + 1), total: number.format(state.live.moves.length + 1) })}</p>`
-    : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
-  const below = html`${progress}<div class="actions">${v.otherWays()}</div>`;
-  return camera(v, t.liveHeading, move === null && state.live !== null, arrow, liveInstruction(t, move), 'instruction', below);
+  const below = html`${live ? progress(taken + 1) : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`}<div class="actions">${v.otherWays()}</div>`;
+  return camera(v, { heading: t.liveHeading, good: move === null && live !== null, extra: arrow, feedback: liveInstruction(t, move), verdict: 'instruction', below });
+}
+
+/**
+ * The light challenge: first what will happen and the way out (the other way, or simply not
+ * starting), with the face brought close into a larger oval; then, on the press, the colours fill
+ * the page around the preview, with Stop (and Escape) to end them.
+ */
+function renderLight(v: FaceView, lighting: boolean, light: LightChallenge, progress: TemplateResult) {
+  const { t } = v;
+  const seconds = new Intl.NumberFormat(v.language, { maximumFractionDigits: 1 }).format((light.colours.length * Math.max(light.holdMs, MIN_HOLD_MS)) / 1000);
+  if (lighting) {
+    const below = html`<div class="actions"><button part="button stop" class="secondary" type="button" @click=${() => v.flow.send({ type: 'released' })}>${t.lightStop}</button></div>`;
+    return camera(v, { heading: t.lightHeading, good: true, feedback: t.lightShowing, verdict: 'instruction', below, oval: 'close', lighting });
+  }
+  const below = html`<p part="message">${format(t.lightWarning, { count: new Intl.NumberFormat(v.language).format(light.colours.length), seconds })}</p>
+    ${progress}
+    <div class="actions">
+      <button part="button submit" class="primary" type="button" @click=${() => void v.startLight()}>${t.lightStart}</button>
+      ${v.otherWays()}
+    </div>`;
+  return camera(v, { heading: t.lightHeading, good: false, feedback: t.lightCloser, verdict: 'instruction', below, oval: 'close' });
 }
 
 /**
@@ -88,7 +129,7 @@ export function renderFaceStep(v: FaceView): TemplateResult | typeof nothing {
         <button part="button submit shutter" class="primary" type="button" @click=${() => void v.capture()}>${t.takePhoto}</button>
         ${next ? html`<button part="button switch" class="secondary" type="button" @click=${() => void v.openCamera(next)}>${t.switchCamera}</button>` : nothing}
       </div>`;
-      return camera(v, t.previewHeading, verdict === 'good', nothing, problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting, verdict, actions);
+      return camera(v, { heading: t.previewHeading, good: verdict === 'good', feedback: problem ? t[`quality_${problem}`] : verdict ? t.qualityGood : t.qualityWaiting, verdict, below: actions });
     }
     case 'challenge':
       return renderChallenge(v, state);

@@ -2,6 +2,8 @@
  * Leads the person through a live challenge: asks the host for its movements, then says and shows
  * each one (the frontal look first), gives the person time to make it, and takes a frame at its
  * end. No detector is needed: the host judges the frames. A camera lost or a step left ends it.
+ * A light challenge's colours come after the movements, once the person has been warned and
+ * starts them (light/show-light.ts, fetched as the challenge arrives).
  */
 import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
@@ -18,7 +20,15 @@ export interface ChallengeHost {
   instruct(move: LivenessMove | null): void;
   /** The host refused or lost the challenge (or the call was left: a StaleAnswer, which the element drops). */
   failed(error: unknown): void;
+  /** The host asked for light too: its code is fetched now, while the movements are made. */
+  prefetchLight(): void;
 }
+
+/**
+ * Each frame's JPEG at most this long in base64: seven frames with the light (three without) stay
+ * within the handler's 1 MB for them all.
+ */
+export const FRAME_BASE64 = { moves: 300 * 1024, withLight: 200 * 1024 };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,8 +39,10 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
   } catch (error) {
     return host.failed(error);
   }
-  host.flow.send({ type: 'challenge', nonce: challenge.nonce, moves: challenge.moves });
-  for (const move of [null, ...challenge.moves]) {
+  const { nonce, moves, light } = challenge;
+  host.flow.send({ type: 'challenge', nonce, moves, ...(light ? { light } : {}) });
+  if (light) host.prefetchLight();
+  for (const move of [null, ...moves]) {
     host.instruct(move);
     await pause(move ? timing.moveMs : timing.frontalMs);
     const video = host.video();
@@ -38,7 +50,7 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
     // A camera that has not given a frame yet (a slow engine) is waited for, not taken as gone.
     for (let waited = 0; !video.videoWidth && waited < 5000; waited += 50) await pause(50);
     if (host.flow.state.step !== 'challenge' || !video.videoWidth) return;
-    const { base64 } = await snapshot(video, { maxSide: 640, maxBase64: 300 * 1024 });
+    const { base64 } = await snapshot(video, { maxSide: 640, maxBase64: light ? FRAME_BASE64.withLight : FRAME_BASE64.moves });
     host.flow.send({ type: 'frame', image: base64 });
   }
 }

@@ -1,5 +1,5 @@
 import { waitUntil } from '@open-wc/testing';
-import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, lightChallenge, quickMovements, toColours, toLightWarning, toMovement, untilFaceStep } from '../support/face.js';
 import type { FaceVerify } from '../../../src/face-verify/face-verify.js';
 import { axeEachStep } from '../support/axe-steps.js';
 
@@ -43,6 +43,9 @@ const STEPS: [string, (element: FaceVerify) => Promise<void>][] = [
   }],
   // Where the host checks faces live: a movement on screen, and an answer refused for one.
   ['challenge', toMovement],
+  // With the light: its warning, and the colours filling the page (held long enough for axe).
+  ['challenge (the light’s warning)', toLightWarning],
+  ['challenge (the light’s colours)', toColours],
   ['failure (a live check refused)', async (element) => {
     await toMovement(element);
     await untilFaceStep(element, 'failure');
@@ -64,14 +67,14 @@ after(() => restoreTiming());
 axeEachStep<FaceVerify>('face-verify', {
   fixture: (attributes, lang) => faceFixture(`manual ${attributes}`, lang),
   routes: (step) => ({
-    ...(step === 'challenge' || step.includes('live')
+    ...(step.startsWith('challenge') || step.includes('live')
       ? {
           config: () => ({ body: LIVE_CONFIG }),
-          'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
+          'liveness-challenge': () => ({ body: step.includes('light') ? lightChallenge(5000) : LIVE_CHALLENGE }),
         }
       : {}),
     'verify-by-face': () =>
-      step === 'challenge'
+      step.startsWith('challenge')
         ? { pending: true }
         : step.includes('live')
           ? { status: 422, body: { error: { code: 'liveness_failed', message: 'no', reason: 'move_not_seen', move: 'up', attemptsLeft: 2 } } }

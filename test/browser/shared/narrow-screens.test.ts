@@ -7,7 +7,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost, failure, sent } from '../support/fake-host.js';
 import { codeMessage, enterCode, otpFixture, sendTo, untilStep } from '../support/otp.js';
-import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, LIVE_CONFIG, lightChallenge, quickMovements, toLightWarning, toMovement, untilFaceStep } from '../support/face.js';
 import { untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
 import type { VerifyElement } from '../../../src/internal/verify-element.js';
 import { restoreGetUserMedia } from '../support/media.js';
@@ -105,20 +105,23 @@ for (const width of [232, 320, 390, 640, 1280]) {
         fits(element, width, 'success');
       });
 
-      it('<face-verify> where faces are checked live: a movement, and an answer refused for one', async () => {
+      it('<face-verify> where faces are checked live: a movement, the light’s warning, and an answer refused for the light', async () => {
         const restoreTiming = quickMovements();
         try {
           host = fakeHost({
             config: () => ({ body: LIVE_CONFIG }),
-            'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
-            'verify-by-face': () => failure(422, 'liveness_failed', { reason: 'move_not_seen', move: 'left', attemptsLeft: 2 }),
+            'liveness-challenge': () => ({ body: lightChallenge(400) }),
+            'verify-by-face': () => failure(422, 'liveness_failed', { reason: 'light_not_seen', attemptsLeft: 2 }),
           });
-          const element = await faceFixture('manual', lang);
+          const element = await faceFixture('manual other-way', lang);
           narrow(element, width);
           await toMovement(element);
           fits(element, width, 'challenge');
+          await toLightWarning(element);
+          fits(element, width, 'the light’s warning');
+          faceButton(element, 'submit').click();
           await untilFaceStep(element, 'failure');
-          fits(element, width, 'failure (the movement not seen)');
+          fits(element, width, 'failure (the light not seen)');
         } finally {
           restoreTiming();
         }

@@ -58,3 +58,20 @@ export async function toMovement(element: FaceVerify) {
   await untilFaceStep(element, 'challenge');
   await waitUntil(() => element.shadowRoot!.querySelector('[part~="arrow"]'), 'a movement asked for', { timeout: 5000 });
 }
+
+/** A challenge with the light: four colours of `holdMs` after the movements. */
+export const lightChallenge = (holdMs = 600) => ({ ...LIVE_CHALLENGE, light: { colours: ['#ffffff', '#0000ff', '#ffff00', '#00ffff'], holdMs } });
+
+/** From priming, through the movements, to the light's warning (its Start button on screen). */
+export async function toLightWarning(element: FaceVerify) {
+  if (element.step !== 'challenge') await toMovement(element);
+  await waitUntil(() => element.shadowRoot!.querySelector('[part~="submit"]'), 'the light’s warning, once the movements are done', { timeout: 8000 });
+  await element.updateComplete;
+}
+
+/** From priming to the colours filling the page (the first of them set). */
+export async function toColours(element: FaceVerify) {
+  await toLightWarning(element);
+  faceButton(element, 'submit').click();
+  await waitUntil(() => element.shadowRoot!.querySelector<HTMLElement>('.lighting')?.style.backgroundColor, 'the first colour', { timeout: 5000 });
+}

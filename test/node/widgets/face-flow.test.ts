@@ -139,6 +139,31 @@ describe('<face-verify> flow', () => {
       assert.equal(transitionFace(state, { type: 'retry' }).step, 'permission');
     });
 
+    it('with light: after the movements, waits for the person to start the colours, takes a frame under each, then sends it all', () => {
+      const light = { colours: ['#ffffff', '#0000ff', '#00ff00'], holdMs: 600 };
+      let state = transitionFace(transitionFace(preview(), { type: 'live' }), { type: 'challenge', nonce: 'n', moves: ['left', 'up'], light });
+      for (const image of ['front', 'left', 'up']) state = transitionFace(state, { type: 'frame', image });
+      assert.deepEqual(state, { step: 'challenge', live: { nonce: 'n', moves: ['left', 'up'], frames: ['front', 'left', 'up'], light, lit: [] } }, 'warned, not yet lit');
+      assert.deepEqual(transitionFace(state, { type: 'frame', image: 'extra' }), state, 'no frame beyond the movements');
+      assert.deepEqual(transitionFace(state, { type: 'lit', image: 'early' }), state, 'no colour before the press');
+      state = transitionFace(state, { type: 'light' });
+      assert.equal(state.step === 'challenge' && state.lighting, true);
+      assert.deepEqual(transitionFace(state, { type: 'light' }), state, 'pressed twice: the colours run once');
+      for (const image of ['white', 'blue']) state = transitionFace(state, { type: 'lit', image });
+      assert.equal(state.step, 'challenge');
+      state = transitionFace(state, { type: 'lit', image: 'green' });
+      assert.deepEqual(state, { step: 'uploading', image: 'front', source: 'camera', live: { nonce: 'n', moves: ['left', 'up'], frames: ['front', 'left', 'up'], light, lit: ['white', 'blue', 'green'] } });
+    });
+
+    it('with light: Stop or Escape mid-colours goes back to the start, and the light asked before the movements end changes nothing', () => {
+      const light = { colours: ['#ffffff', '#0000ff'], holdMs: 600 };
+      let state = transitionFace(transitionFace(preview(), { type: 'live' }), { type: 'challenge', nonce: 'n', moves: ['left', 'up'], light });
+      assert.deepEqual(transitionFace(state, { type: 'light' }), state, 'not before the movements are done');
+      for (const image of ['front', 'left', 'up']) state = transitionFace(state, { type: 'frame', image });
+      state = transitionFace(transitionFace(state, { type: 'light' }), { type: 'lit', image: 'white' });
+      assert.deepEqual(transitionFace(state, { type: 'released' }), { step: 'priming' });
+    });
+
     it('with no camera, no file is offered where the host wants a live face', () => {
       const state = run({ type: 'start' }, { type: 'camera-failed', reason: 'no-camera', filesAllowed: false });
       assert.deepEqual(state, { step: 'failure', reason: 'no-camera', canRetry: true, canUpload: false });

@@ -1,0 +1,66 @@
+/**
+ * The light challenge, the widget's side: the colours the host chose fill the page one after the
+ * other, the person's face close to the screen, and a frame is taken under each once the colour is
+ * on screen, painted and seen by the camera. The host checks that the face reflected them, in order
+ * (light.ts on the server). Fetched only when a challenge asks for light.
+ *
+ * Safe for photosensitive people: a warning and a press before it starts; each colour held at least
+ * `MIN_HOLD_MS` whatever a handler asks (2.5 changes a second at most; WCAG 2.3.1 allows three);
+ * the host's palette has no saturated red; with reduced motion each colour fades in (the styles);
+ * Escape or Stop ends it at once.
+ */
+import { MIN_HOLD_MS, type FaceEvent, type FaceState, type LightChallenge } from '../face-verify.flow.js';
+import { snapshot } from '../snapshot.js';
+
+export interface LightHost {
+  readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
+  video(): HTMLVideoElement | null;
+  /** What fills the page with the colour (the camera step's box, while it shows the light). */
+  lightbox(): HTMLElement | null;
+}
+
+/** Each frame is taken this far into its colour's time: after any fade, and once the camera's exposure has followed. */
+const TAKE_AT = 0.8;
+/** The light's frames: the server reads a coarse grid of colours and checks who it is, so less than a movement's. */
+export const LIT_FRAME = { maxSide: 480, maxBase64: 120 * 1024 };
+
+/** Resolves when `wait` does or after `ms`, whichever comes first: a hidden page runs no frames. */
+const atMost = (ms: number, wait: (done: () => void) => void) => new Promise<void>((resolve) => (wait(resolve), setTimeout(resolve, ms)));
+const until = (time: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, time - performance.now())));
+
+/** The colour is painted: the callback of the frame after the one that drew it. */
+const painted = () => atMost(500, (done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+
+/** The camera has given two frames since: the first may have been exposed before the paint. */
+async function cameraFrames(video: HTMLVideoElement): Promise<void> {
+  for (let i = 0; i < 2; i++) await atMost(250, (done) => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(() => done()) : setTimeout(done, 70)));
+}
+
+const showing = (host: LightHost) => host.flow.state.step === 'challenge' && host.flow.state.lighting === true;
+
+export async function showLight(host: LightHost, { colours, holdMs }: LightChallenge): Promise<void> {
+  const hold = Math.max(holdMs, MIN_HOLD_MS);
+  // Escape ends the colours wherever focus is.
+  const escape = (event: KeyboardEvent) => void (event.key === 'Escape' && host.flow.send({ type: 'released' }));
+  addEventListener('keydown', escape);
+  try {
+    for (const colour of colours) {
+      const [box, video] = [host.lightbox(), host.video()];
+      if (!showing(host) || !box || !video?.videoWidth) return;
+      const start = performance.now();
+      // Through the CSSOM: a strict CSP refuses style attributes written into markup, not this.
+      box.style.setProperty('background-color', colour);
+      await painted();
+      await cameraFrames(video);
+      await until(start + hold * TAKE_AT);
+      if (!showing(host)) return;
+      // A camera gone in the middle (its frames stopped, the widget removed) ends the colours as Stop does.
+      const shot = video.isConnected && video.videoWidth ? await snapshot(video, LIT_FRAME).catch(() => null) : null;
+      if (!shot) return host.flow.send({ type: 'released' });
+      host.flow.send({ type: 'lit', image: shot.base64 });
+      await until(start + hold);
+    }
+  } finally {
+    removeEventListener('keydown', escape);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * <face-verify> with the host's light challenge: after the movements, a warning says what will
+ * happen, the face comes close to a larger oval, and only the person's press starts the colours;
+ * they fill the page around the preview, never faster than the minimum hold, each set through the
+ * CSSOM, a frame taken under each once it shows; Stop and Escape end them; the answer carries `lit`.
+ */
+import { executeServerCommand } from '@web/test-runner-commands';
+import { expect, waitUntil } from '@open-wc/testing';
+import { fakeHost } from '../support/fake-host.js';
+import { faceButton, faceFixture, LIVE_CONFIG, lightChallenge, quickMovements, toColours, toLightWarning, untilFaceStep } from '../support/face.js';
+import { restoreGetUserMedia } from '../support/media.js';
+import { MIN_HOLD_MS } from '../../../src/face-verify/later/face-verify.flow.js';
+import type { VerifyFailureEvent } from '../../../src/events/failure.js';
+import '../support/languages.js';
+
+const text = (element: HTMLElement, part: string) => element.shadowRoot!.querySelector(`[part~="${part}"]`)?.textContent?.trim() ?? '';
+const box = (element: HTMLElement) => element.shadowRoot!.querySelector<HTMLElement>('.lighting');
+
+describe('<face-verify> with a light challenge', function () {
+  this.timeout(30_000);
+  let host: ReturnType<typeof fakeHost>;
+  let restoreTiming: () => void;
+  restoreGetUserMedia();
+  beforeEach(() => (restoreTiming = quickMovements()));
+  afterEach(() => {
+    host?.stop();
+    restoreTiming();
+  });
+  const routes = (holdMs: number, verify = () => ({ body: { verified: true, method: 'face', receipt: 'r', expiresAt: null } }) as object) => ({
+    config: () => ({ body: LIVE_CONFIG }),
+    'liveness-challenge': () => ({ body: lightChallenge(holdMs) }),
+    'verify-by-face': verify,
+  });
+
+  it('warns first, starts on the press alone, fills the page with each colour in turn no faster than asked, and sends a frame under each', async () => {
+    host = fakeHost(routes(600));
+    const element = await faceFixture('manual other-way');
+    await toLightWarning(element);
+    expect(text(element, 'heading')).to.equal('Colours on your screen');
+    expect(text(element, 'feedback')).to.equal('Bring your face close to the screen, to fill the larger oval.');
+    expect(element.shadowRoot!.textContent).to.include('Your screen will show 4 colours, one after another, for 2.4 seconds in all. If changing colours could make you unwell, don’t start them.');
+    expect(text(element, 'other-way'), 'the other way, beside the start').to.equal('Verify another way');
+    expect(element.shadowRoot!.querySelector('.guide ellipse')!.getAttribute('rx'), 'a larger oval').to.equal('30');
+    // Nothing starts by itself.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(box(element), 'no colour before the press').to.equal(null);
+    expect(host.count('verify-by-face')).to.equal(0);
+    // Every colour change, timed as the page sees it.
+    const changes: { colour: string; at: number }[] = [];
+    const watch = new MutationObserver(() => {
+      const colour = box(element)?.style.backgroundColor;
+      if (colour && colour !== changes.at(-1)?.colour) changes.push({ colour, at: performance.now() });
+    });
+    watch.observe(element.shadowRoot!, { subtree: true, attributes: true, attributeFilter: ['style'] });
+    faceButton(element, 'submit').click();
+    await waitUntil(() => box(element), 'the colours');
+    const lit = box(element)!.getBoundingClientRect();
+    expect([lit.left, lit.top, lit.width, lit.height], 'the whole page').to.deep.equal([0, 0, innerWidth, innerHeight]);
+    expect(element.shadowRoot!.activeElement?.getAttribute('part'), 'focus on Stop').to.equal('button stop');
+    await untilFaceStep(element, 'success', 10_000);
+    watch.disconnect();
+    expect(changes.map((c) => c.colour)).to.deep.equal(['rgb(255, 255, 255)', 'rgb(0, 0, 255)', 'rgb(255, 255, 0)', 'rgb(0, 255, 255)']);
+    for (let i = 1; i < changes.length; i++) expect(changes[i]!.at - changes[i - 1]!.at, `change ${i}: at most 1.7 a second`).to.be.at.least(590);
+    const sent = host.calls.find((call) => call.route === 'verify-by-face')!.body;
+    expect(Object.keys(sent).sort()).to.deep.equal(['frames', 'lit', 'nonce']);
+    const frames = [...(sent.frames as string[]), ...(sent.lit as string[])];
+    expect([(sent.frames as string[]).length, (sent.lit as string[]).length]).to.deep.equal([3, 4]);
+    for (const frame of frames) expect(frame.startsWith('/9j/'), 'a JPEG, in base64').to.equal(true);
+    expect(frames.reduce((sum, frame) => sum + (frame.length * 3) / 4, 0), 'within the handler’s 1 MB').to.be.below(1024 * 1024);
+  });
+
+  it('a handler asking for a faster light still gets no more than 2.5 changes a second', async () => {
+    host = fakeHost(routes(100, () => ({ pending: true })));
+    const element = await faceFixture('manual');
+    await toColours(element);
+    const start = performance.now();
+    await waitUntil(() => host.count('verify-by-face') === 1, 'sent', { timeout: 10_000 });
+    expect(performance.now() - start, 'four colours, at least three full holds').to.be.at.least(3 * MIN_HOLD_MS - 20);
+  });
+
+  for (const how of ['Stop', 'Escape']) {
+    it(`${how} ends the colours at once, stops the camera, and sends nothing`, async () => {
+      host = fakeHost(routes(5000));
+      const element = await faceFixture('manual');
+      await toColours(element);
+      if (how === 'Stop') faceButton(element, 'stop').click();
+      else await executeServerCommand('keys', { press: 'Escape' });
+      await untilFaceStep(element, 'priming');
+      expect(box(element)).to.equal(null);
+      expect(host.count('verify-by-face')).to.equal(0);
+    });
+  }
+
+  it('by the keyboard alone, in Arabic: the start reached by Tab and pressed with Enter, the words right to left', async () => {
+    host = fakeHost(routes(400));
+    const element = await faceFixture('manual', 'ar');
+    await toLightWarning(element);
+    expect(text(element, 'heading')).to.equal('ألوان على شاشتك');
+    (document.activeElement as HTMLElement | null)?.blur();
+    for (let i = 0; i < 6 && element.shadowRoot!.activeElement?.getAttribute('part') !== 'button submit'; i++) await executeServerCommand('keys', { press: 'Tab' });
+    expect(element.shadowRoot!.activeElement?.textContent?.trim()).to.equal('اعرض الألوان');
+    await executeServerCommand('keys', { press: 'Enter' });
+    await waitUntil(() => box(element), 'the colours');
+    expect(getComputedStyle(box(element)!).direction).to.equal('rtl');
+    await untilFaceStep(element, 'success', 10_000);
+  });
+
+  for (const reason of ['light_not_seen', 'light_moved']) {
+    it(`a refusal as ${reason} says what to do, with the tries left, and Try again asks for a new challenge`, async () => {
+      host = fakeHost(routes(400, () => ({ status: 422, body: { error: { code: 'liveness_failed', message: 'no', reason, attemptsLeft: 2 } } })));
+      const element = await faceFixture('manual');
+      let failure: VerifyFailureEvent | undefined;
+      element.addEventListener('verify-failure', (event) => (failure = event));
+      await toColours(element);
+      await untilFaceStep(element, 'failure', 10_000);
+      const said = reason === 'light_not_seen'
+        ? 'The screen’s colours weren’t seen on your face. Come closer to the screen, turn its brightness up, and keep bright light off your face. 2 tries left.'
+        : 'You moved while the colours showed. Stay close to the screen and keep still until they end. 2 tries left.';
+      expect(text(element, 'error')).to.equal(said);
+      expect(failure!.detail).to.include({ code: 'liveness_failed', reason, attemptsLeft: 2 });
+      faceButton(element, 'submit').click();
+      await untilFaceStep(element, 'preview');
+    });
+  }
+});
