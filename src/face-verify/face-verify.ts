@@ -138,11 +138,6 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLate
     return this.#withTools((tools) => tools.capture());
   }
 
-  /** @internal The light challenge's colours, on the person's press. */
-  startLight(): Promise<void> {
-    return this.#withTools((tools) => tools.startLight());
-  }
-
   /** @internal A chosen photo instead of the camera's, for review. */
   useFile(file: File): Promise<void> {
     return this.#withTools((tools) => tools.useFile(file));

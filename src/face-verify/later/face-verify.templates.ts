@@ -13,15 +13,18 @@ export interface FaceView extends SampleView {
   readonly t: FaceStrings;
   readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
   /** The camera step's code, once the person has started (capture.ts). */
-  readonly tools: { readonly camera: { readonly nextCamera: string | null }; readonly arrows: Record<LivenessMove, string> } | null;
+  readonly tools: {
+    readonly camera: { readonly nextCamera: string | null };
+    readonly arrows: Record<LivenessMove, string>;
+    /** The light challenge's colours, on the person's press (show-light.ts). */
+    startLight(): Promise<void>;
+  } | null;
   readonly config?: ConfigResponse;
   /** The picture under review, as the shutter drew it. */
   readonly photo: HTMLCanvasElement | null;
   capture(): Promise<void>;
   openCamera(deviceId: string | null): Promise<void>;
   useFile(file: File): Promise<void>;
-  /** The light challenge's colours, on the person's press (show-light.ts). */
-  startLight(): Promise<void>;
   /** "Upload a photo instead" (first-step.ts). */
   uploadButton(): TemplateResult;
 }
@@ -96,7 +99,7 @@ function renderLight(v: FaceView, lighting: boolean, light: LightChallenge, prog
   const below = html`<p part="message">${format(t.lightWarning, { count: new Intl.NumberFormat(v.language).format(light.colours.length), seconds })}</p>
     ${progress}
     <div class="actions">
-      <button part="button submit" class="primary" type="button" @click=${() => void v.startLight()}>${t.lightStart}</button>
+      <button part="button submit" class="primary" type="button" @click=${() => void v.tools?.startLight()}>${t.lightStart}</button>
       ${v.otherWays()}
     </div>`;
   return camera(v, { heading: t.lightHeading, good: false, feedback: t.lightCloser, verdict: 'instruction', below, oval: 'close' });
