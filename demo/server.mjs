@@ -53,6 +53,8 @@ const handler = createVerifyHandler({
   // Faces are checked live (the Node entry's face models): the person follows the movements the
   // handler chooses. LIVENESS=0 takes a photo instead, which lets a photo of a person pass.
   facesFromUnprovenPhotos: process.env.LIVENESS === '0',
+  // LIVENESS_LIGHT=1 adds the light challenge: colours on the screen that the face must reflect.
+  livenessLight: process.env.LIVENESS_LIGHT === '1',
   // The emulator's codes have 6 digits (its --otp-length); a host sets what its service sends.
   codeLength: 6,
   // The emulator's template in each of the ten languages, so an Urdu page is sent the Urdu message.

@@ -144,7 +144,10 @@ export function captureTools(element: CameraHost) {
       } catch (error) {
         return element.reportLiveFailure(error);
       }
+      const before = element.flow.state;
       element.flow.send({ type: 'light' });
+      // Pressed twice, or the challenge left meanwhile: the first press alone runs the colours.
+      if (element.flow.state === before) return;
       await element.updateComplete;
       element.renderRoot.querySelector<HTMLElement>('[part~="stop"]')?.focus();
       element.announce(element.t.lightShowing);

@@ -169,7 +169,7 @@ export function awaitOutcome(page: Page, widget: string): Promise<string> {
         const element = document.querySelector<any>(w);
         element.addEventListener('verify-success', (e: CustomEvent) => resolve(`success:${e.detail.receipt}`), { once: true });
         element.addEventListener('verify-enrolled', () => resolve('enrolled'), { once: true });
-        element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}`), { once: true });
+        element.addEventListener('verify-failure', (e: CustomEvent) => resolve(`failure:${e.detail.code}${e.detail.reason ? `:${e.detail.reason}` : ''}`), { once: true });
         element.addEventListener('verify-error', (e: CustomEvent) => resolve(`error:${e.detail.code} (${e.detail.status})`), { once: true });
         setTimeout(() => resolve(`no outcome within 60 s: step ${element.step}: ${element.shadowRoot.textContent.replace(/\s+/g, ' ').trim().slice(0, 300)}`), 60_000);
       }),

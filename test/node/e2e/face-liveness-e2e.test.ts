@@ -75,6 +75,6 @@ describe('<face-verify> live, end to end through the demo (a head drawn in 3D be
   it('a flat picture of the same face, moved as asked: refused as not live', async () => {
     await openInDemo(demo.page, 'face', 'verify');
     const { outcome } = await answer(demo, camera, flat);
-    assert.equal(outcome, 'failure:liveness_failed');
+    assert.match(outcome, /^failure:liveness_failed:/);
   });
 });

@@ -1,0 +1,114 @@
+/**
+ * <face-verify> with the light challenge on, end to end through the demo (LIVENESS_LIGHT=1, under
+ * its strict CSP): a head drawn in 3D before a canvas camera follows the movements, comes close to
+ * the screen at the warning, starts the colours, and is lit by whichever colour the page shows at
+ * that moment (test/node/liveness/head.ts: by the cosine of its skin to the screen, the room behind
+ * a tenth as much, through a camera's exposure). The handler judges the reflection with its face
+ * models. The same person's recording, close but lit by nothing the page shows, is refused.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createFacePool } from '../../../src/server/node/index.js';
+import { PALETTE, type LightColour } from '../../../src/server/liveness/light.js';
+import { FRAME, render, type Rgba } from '../liveness/head.js';
+import { brightnessOf, camera as exposed, glass, paint } from '../liveness/lit-frames.js';
+import { GENUINE, landmarksOf, MOVES, photo } from '../liveness/presentations.js';
+import { canvasCamera, follow, type CanvasCamera, type Poses } from './canvas-camera.js';
+import { awaitOutcome, cspViolations, hostChecksReceipt, openInDemo, press, startDemo, untilStep, type Demo } from './demo-browser.js';
+
+const widget = 'face-verify';
+/** A laptop's screen a forearm from the face, in ordinary indoor light (the liveness page's "indoors"). */
+const INDOORS = 0.3;
+
+/** As the CSSOM gives a colour back. */
+const cssOf = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+
+type UnderLight = Record<string, Rgba>;
+
+/**
+ * obama_1's photo as a head: front, each movement, close to the screen, and close under each colour
+ * of the palette; and what an attacker shows under each colour instead: the recording behind a
+ * screen's glass that reflects it over everything, and the recording with one tint painted over the
+ * face's outline.
+ */
+async function scene(): Promise<{ poses: Poses; lit: UnderLight; glazed: UnderLight; painted: UnderLight }> {
+  const pool = createFacePool({ workers: 1 });
+  try {
+    const source = photo('obama_1');
+    const landmarks = await landmarksOf(pool, source);
+    const pose = (move: keyof typeof GENUINE | null) => render(source, landmarks, 'head', move ? GENUINE[move] : {});
+    const close = render(source, landmarks, 'head', { distance: 0.7 }, FRAME);
+    const brightness = brightnessOf(close);
+    const recorded = exposed(close, brightness);
+    // The jaw, then the brows back: the face's outline where the models place it.
+    const points = await landmarksOf(pool, recorded);
+    const outline = [...points.slice(0, 17), ...points.slice(17, 27).reverse()];
+    const each = (image: (colour: LightColour) => Rgba) => Object.fromEntries((Object.keys(PALETTE) as LightColour[]).map((colour) => [cssOf(colour), image(colour)]));
+    const poses = { front: pose(null), ...Object.fromEntries(MOVES.map((move) => [move, pose(move)])), close: recorded } as Poses;
+    return {
+      poses,
+      lit: each((colour) => exposed(render(source, landmarks, 'head', { distance: 0.7 }, FRAME, { rgb: PALETTE[colour], strength: INDOORS }), brightness)),
+      glazed: each((colour) => glass(recorded, colour, 0.05)),
+      painted: each((colour) => paint(recorded, outline, colour, INDOORS)),
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Frames the face, presses the shutter, follows the movements and the light until the widget's outcome. */
+async function answer(demo: Demo, camera: CanvasCamera, poses: Poses) {
+  await camera.show(poses.front);
+  await press(demo.page, widget, 'submit');
+  await untilStep(demo.page, widget, 'preview');
+  await demo.page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, widget);
+  const outcome = awaitOutcome(demo.page, widget);
+  await demo.page.evaluate((w) => {
+    const element = document.querySelector<any>(w);
+    if (element.step === 'preview') element.shadowRoot.querySelector('[part~="shutter"]').click();
+  }, widget);
+  await follow(demo.page, camera, poses, outcome);
+  return outcome;
+}
+
+describe('<face-verify> with the light challenge, end to end through the demo', () => {
+  let demo: Demo;
+  let camera: CanvasCamera;
+  let poses: Poses;
+  let lit: UnderLight;
+  let attacks: Record<string, UnderLight>;
+  before(async () => {
+    let glazed, painted;
+    ({ poses, lit, glazed, painted } = await scene());
+    attacks = { 'behind a screen’s glass that reflects the colours': glazed, 'painted with one tint over the face’s outline': painted };
+    demo = await startDemo({ LIVENESS_LIGHT: '1' });
+    camera = await canvasCamera(demo.page);
+  });
+  after(() => demo?.close());
+
+  it('a person lit by the colours the page shows registers and verifies; the host accepts the receipt', async () => {
+    await camera.underLight(lit);
+    await openInDemo(demo.page, 'face', 'enroll');
+    assert.equal(await answer(demo, camera, poses), 'enrolled');
+    await openInDemo(demo.page, 'face', 'verify');
+    const outcome = await answer(demo, camera, poses);
+    assert.match(outcome, /^success:/);
+    const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length), 'face');
+    assert.deepEqual([checked.accepted, checked.claims?.mth], [true, 'face']);
+    assert.deepEqual((await cspViolations(demo.page)).filter((v) => v !== 'script-src wasm-eval'), []);
+  });
+
+  it('the same person’s recording, answering every movement and coming close but not lit by the page, is refused: light not seen', async () => {
+    await camera.underLight({});
+    await openInDemo(demo.page, 'face', 'verify');
+    assert.equal(await answer(demo, camera, poses), 'failure:liveness_failed:light_not_seen');
+  });
+
+  for (const attack of ['behind a screen’s glass that reflects the colours', 'painted with one tint over the face’s outline']) {
+    it(`the recording ${attack}, following the colours the page shows, is refused`, async () => {
+      await camera.underLight(attacks[attack]!);
+      await openInDemo(demo.page, 'face', 'verify');
+      assert.match(await answer(demo, camera, poses), /^failure:liveness_failed:light_/);
+    });
+  }
+});
