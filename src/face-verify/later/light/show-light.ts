@@ -6,8 +6,8 @@
  *
  * Safe for photosensitive people: a warning and a press before it starts; each colour held at least
  * `MIN_HOLD_MS` whatever a handler asks (2.5 changes a second at most; WCAG 2.3.1 allows three);
- * the host's palette has no saturated red; with reduced motion each colour fades in (the styles);
- * Escape or Stop ends it at once.
+ * the host's palette has no saturated red; each colour fades in over 0.2 s rather than cutting in,
+ * under reduced motion too (the styles); Escape or Stop ends it at once.
  */
 import { MIN_HOLD_MS, type FaceEvent, type FaceState, type LightChallenge } from '../face-verify.flow.js';
 import { snapshot } from '../snapshot.js';
