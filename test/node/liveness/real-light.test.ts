@@ -136,7 +136,8 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
     assert.ok(row('the person under another sequence', results, false) <= 0.02 * results.length);
   });
 
-  it('prints the table', () => {
+  it('prints the table, each kind measured', () => {
+    assert.equal(rows.length, 4, 'the person still and moving, the recording, another sequence');
     const widths = windows.map((w) => w.faceWidth);
     console.log([`# real webcam footage: ${windows.length} windows of ${LIGHT.colours} frames, the face ${Math.round(100 * Math.min(...widths))} to ${Math.round(100 * Math.max(...widths))} % of the frame's width, ${SEQUENCES} challenges each`, '# | presented to the light | presented | accepted | rate | refused for |', '# |---|---|---|---|---|', ...rows].join('\n'));
   });
