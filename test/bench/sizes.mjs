@@ -68,8 +68,8 @@ function withImports(outputs, start) {
 /**
  * That bundle's sizes, each file compressed on its own as each is sent and summed: `first`, the
  * entry and the chunks it imports statically (what a page loads before anyone presses anything);
- * `flow`, the first load with the later steps and what they import (what a person's whole flow
- * fetches); `everything`, every file it may fetch (the phone's handoff and the proof of work
+ * `flow`, the first load with the later steps (and the light's colours) and what they import
+ * (what a person's whole flow fetches); `everything`, every file it may fetch (the phone's handoff and the proof of work
  * too); `single`, the same code bundled as one file. `external` keeps imports out.
  */
 async function bundle(dir, source, external = []) {
@@ -79,7 +79,8 @@ async function bundle(dir, source, external = []) {
   const entries = (pattern) => Object.keys(outputs).filter((path) => pattern.test(outputs[path].entryPoint ?? ''));
   const sum = (paths) => summed([...paths].map((path) => contents[path]));
   const first = withImports(outputs, entries(/^<stdin>$/));
-  const later = entries(/later-steps\.js$/);
+  // The later steps, and the light challenge's colours a face flow with light fetches besides.
+  const later = entries(/later-steps\.js$|show-light\.js$/);
   const [single] = (await browserBuild(dir, source, { external })).outputFiles;
   return { ...sum(first), ...(later.length ? { flow: sum(withImports(outputs, [...first, ...later])) } : {}), everything: sum(Object.keys(outputs)), single: compressed(single.contents) };
 }

@@ -8,7 +8,7 @@ import { failureOf } from '../../internal/later/device-controller.js';
 import { CameraController } from './camera-controller.js';
 import { browserFaceDetector } from './face-detector.js';
 import { readyToCapture } from './face-verify.flow.js';
-import { liveInstruction } from './face-verify.templates.js';
+import { lightWarning, liveInstruction } from './face-verify.templates.js';
 import type { ReactiveControllerHost } from 'lit';
 import type { ConfigResponse } from '../../core/protocol.js';
 import type { RequestController } from '../../internal/request-controller.js';
@@ -42,6 +42,7 @@ export interface CameraHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly step: string;
   readonly t: FaceStrings;
+  readonly language: string;
   readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
   readonly requests: RequestController;
   readonly config?: ConfigResponse;
@@ -132,6 +133,7 @@ export function captureTools(element: CameraHost) {
         failed: (error) => element.reportLiveFailure(error),
         instruct: (move) => element.announce(liveInstruction(element.t, move)),
         prefetchLight: () => void lightCode().catch(() => {}),
+        warnLight: (light) => element.announce(`${element.t.lightCloser} ${lightWarning(element.t, element.language, light)}`),
       }),
 
     /** The person, warned and close, starts the colours: they fill the page and a frame is taken under each. */

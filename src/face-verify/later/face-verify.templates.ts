@@ -91,18 +91,23 @@ function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challen
  */
 function renderLight(v: FaceView, lighting: boolean, light: LightChallenge, progress: TemplateResult) {
   const { t } = v;
-  const seconds = new Intl.NumberFormat(v.language, { maximumFractionDigits: 1 }).format((light.colours.length * Math.max(light.holdMs, MIN_HOLD_MS)) / 1000);
   if (lighting) {
     const below = html`<div class="actions"><button part="button stop" class="secondary" type="button" @click=${() => v.flow.send({ type: 'released' })}>${t.lightStop}</button></div>`;
     return camera(v, { heading: t.lightHeading, good: true, feedback: t.lightShowing, verdict: 'instruction', below, oval: 'close', lighting });
   }
-  const below = html`<p part="message">${format(t.lightWarning, { count: new Intl.NumberFormat(v.language).format(light.colours.length), seconds })}</p>
+  const below = html`<p part="message">${lightWarning(t, v.language, light)}</p>
     ${progress}
     <div class="actions">
       <button part="button submit" class="primary" type="button" @click=${() => void v.tools?.startLight()}>${t.lightStart}</button>
       ${v.otherWays()}
     </div>`;
   return camera(v, { heading: t.lightHeading, good: false, feedback: t.lightCloser, verdict: 'instruction', below, oval: 'close' });
+}
+
+/** What the light will show and for how long, and not to start it if it could make one unwell: on screen, and said as it appears. */
+export function lightWarning(t: FaceStrings, language: string, light: LightChallenge): string {
+  const number = (value: number, digits = 0) => new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(value);
+  return format(t.lightWarning, { count: number(light.colours.length), seconds: number((light.colours.length * Math.max(light.holdMs, MIN_HOLD_MS)) / 1000, 1) });
 }
 
 /**

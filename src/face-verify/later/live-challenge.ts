@@ -22,6 +22,8 @@ export interface ChallengeHost {
   failed(error: unknown): void;
   /** The host asked for light too: its code is fetched now, while the movements are made. */
   prefetchLight(): void;
+  /** The movements are done and the light's warning shows: it is said too, for it waits on the person. */
+  warnLight(light: NonNullable<LivenessChallenge['light']>): void;
 }
 
 /**
@@ -53,4 +55,5 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
     const { base64 } = await snapshot(video, { maxSide: 640, maxBase64: light ? FRAME_BASE64.withLight : FRAME_BASE64.moves });
     host.flow.send({ type: 'frame', image: base64 });
   }
+  if (light && host.flow.state.step === 'challenge') host.warnLight(light);
 }

@@ -40,6 +40,7 @@ describe('<face-verify> with a light challenge', function () {
     expect(text(element, 'feedback')).to.equal('Bring your face close to the screen, to fill the larger oval.');
     expect(element.shadowRoot!.textContent).to.include('Your screen will show 4 colours, one after another, for 2.4 seconds in all. If changing colours could make you unwell, don’t start them.');
     expect(text(element, 'other-way'), 'the other way, beside the start').to.equal('Verify another way');
+    await waitUntil(() => text(element, 'live') === 'Bring your face close to the screen, to fill the larger oval. Your screen will show 4 colours, one after another, for 2.4 seconds in all. If changing colours could make you unwell, don’t start them.', 'the warning, said');
     expect(element.shadowRoot!.querySelector('.guide ellipse')!.getAttribute('rx'), 'a larger oval').to.equal('30');
     // Nothing starts by itself.
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -59,6 +60,7 @@ describe('<face-verify> with a light challenge', function () {
     const lit = box(element)!.getBoundingClientRect();
     expect([lit.left, lit.top, lit.width, lit.height], 'the whole page').to.deep.equal([0, 0, innerWidth, innerHeight]);
     expect(element.shadowRoot!.activeElement?.getAttribute('part'), 'focus on Stop').to.equal('button stop');
+    await waitUntil(() => text(element, 'live') === 'Keep still, close to the screen, until the colours end.', 'said as they start');
     await untilFaceStep(element, 'success', 10_000);
     watch.disconnect();
     expect(changes.map((c) => c.colour)).to.deep.equal(['rgb(255, 255, 255)', 'rgb(0, 0, 255)', 'rgb(255, 255, 0)', 'rgb(0, 255, 255)']);
