@@ -7,13 +7,13 @@
 import { executeServerCommand } from '@web/test-runner-commands';
 import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
-import { faceButton, faceFixture, LIVE_CONFIG, lightChallenge, quickMovements, toColours, toLightWarning, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, LIVE_CONFIG, lightChallenge, quickMovements, toColours, toLightWarning, untilFaceStep, partText } from '../support/face.js';
 import { restoreGetUserMedia } from '../support/media.js';
 import { MIN_HOLD_MS } from '../../../src/face-verify/later/face-verify.flow.js';
 import type { VerifyFailureEvent } from '../../../src/events/failure.js';
 import '../support/languages.js';
 
-const text = (element: HTMLElement, part: string) => element.shadowRoot!.querySelector(`[part~="${part}"]`)?.textContent?.trim() ?? '';
+const text = partText;
 const box = (element: HTMLElement) => element.shadowRoot!.querySelector<HTMLElement>('.lighting');
 
 describe('<face-verify> with a light challenge', function () {

@@ -6,7 +6,7 @@
 import { executeServerCommand } from '@web/test-runner-commands';
 import { expect, waitUntil } from '@open-wc/testing';
 import { fakeHost } from '../support/fake-host.js';
-import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep } from '../support/face.js';
+import { faceButton, faceFixture, LIVE_CHALLENGE, LIVE_CONFIG, quickMovements, toMovement, untilFaceStep, partText } from '../support/face.js';
 import { restoreGetUserMedia } from '../support/media.js';
 import type { VerifyFailureEvent } from '../../../src/events/failure.js';
 // The right-to-left languages the arrows are checked in, registered as a page registers them.
@@ -26,7 +26,7 @@ async function tabTo(element: HTMLElement, part: string): Promise<string[]> {
   throw new Error(`${part} not reached by Tab; passed ${passed.join(', ')}`);
 }
 
-const text = (element: HTMLElement, part: string) => element.shadowRoot!.querySelector(`[part~="${part}"]`)?.textContent?.trim() ?? '';
+const text = partText;
 
 describe('<face-verify> with a live challenge', function () {
   this.timeout(20_000);

@@ -9,6 +9,8 @@ import type { VerifyElement } from '../../../src/internal/verify-element.js';
 export const faceFixture = (attributes = '', lang = 'en') => widgetFixture<FaceVerify>('face-verify', attributes, lang);
 export const untilFaceStep = (element: FaceVerify, step: string, timeout = 8000) => untilWidgetStep(element, step, timeout);
 export const faceButton = (element: FaceVerify, part: string) => partOf(element, part);
+/** The trimmed text of the widget's `part`, or '' where there is none. */
+export const partText = (element: HTMLElement, part: string) => element.shadowRoot!.querySelector(`[part~="${part}"]`)?.textContent?.trim() ?? '';
 
 /** From wherever the element starts (priming or a failure with Try again) to an upload's outcome. */
 export async function shootAndSend(element: FaceVerify, step: string) {

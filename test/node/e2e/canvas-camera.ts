@@ -6,6 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import type { LivenessMove } from '../../../src/core/protocol.js';
 import type { Rgba } from '../liveness/head.js';
+import { awaitOutcome, press, untilStep, type Demo } from './demo-browser.js';
 
 /** Installs the canvas camera for the next page loads (a reload puts it in place). */
 export interface CanvasCamera {
@@ -106,4 +107,24 @@ export async function follow(page: Page, camera: Pick<CanvasCamera, 'show'>, pos
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return asked;
+}
+
+/**
+ * In the demo: frames the face, presses the shutter (unless the widget, seeing the face held well,
+ * started the challenge itself), and follows the movements, and the light when asked, until the
+ * widget's outcome.
+ */
+export async function answerChallenge(demo: Demo, camera: Pick<CanvasCamera, 'show'>, poses: Poses): Promise<{ outcome: string; asked: LivenessMove[] }> {
+  const widget = 'face-verify';
+  await camera.show(poses.front);
+  await press(demo.page, widget, 'submit');
+  await untilStep(demo.page, widget, 'preview');
+  await demo.page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, widget);
+  const outcome = awaitOutcome(demo.page, widget);
+  await demo.page.evaluate((w) => {
+    const element = document.querySelector<any>(w);
+    if (element.step === 'preview') element.shadowRoot.querySelector('[part~="shutter"]').click();
+  }, widget);
+  const asked = await follow(demo.page, camera, poses, outcome);
+  return { outcome: await outcome, asked };
 }

@@ -13,10 +13,9 @@ import { PALETTE, type LightColour } from '../../../src/server/liveness/light.js
 import { FRAME, render, type Rgba } from '../liveness/head.js';
 import { brightnessOf, camera as exposed, glass, paint } from '../liveness/lit-frames.js';
 import { GENUINE, landmarksOf, MOVES, photo } from '../liveness/presentations.js';
-import { canvasCamera, follow, type CanvasCamera, type Poses } from './canvas-camera.js';
-import { awaitOutcome, cspViolations, hostChecksReceipt, openInDemo, press, startDemo, untilStep, type Demo } from './demo-browser.js';
+import { answerChallenge, canvasCamera, type CanvasCamera, type Poses } from './canvas-camera.js';
+import { cspViolations, hostChecksReceipt, openInDemo, startDemo, type Demo } from './demo-browser.js';
 
-const widget = 'face-verify';
 /** A laptop's screen a forearm from the face, in ordinary indoor light (the liveness page's "indoors"). */
 const INDOORS = 0.3;
 
@@ -56,21 +55,6 @@ async function scene(): Promise<{ poses: Poses; lit: UnderLight; glazed: UnderLi
   }
 }
 
-/** Frames the face, presses the shutter, follows the movements and the light until the widget's outcome. */
-async function answer(demo: Demo, camera: CanvasCamera, poses: Poses) {
-  await camera.show(poses.front);
-  await press(demo.page, widget, 'submit');
-  await untilStep(demo.page, widget, 'preview');
-  await demo.page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, widget);
-  const outcome = awaitOutcome(demo.page, widget);
-  await demo.page.evaluate((w) => {
-    const element = document.querySelector<any>(w);
-    if (element.step === 'preview') element.shadowRoot.querySelector('[part~="shutter"]').click();
-  }, widget);
-  await follow(demo.page, camera, poses, outcome);
-  return outcome;
-}
-
 describe('<face-verify> with the light challenge, end to end through the demo', () => {
   let demo: Demo;
   let camera: CanvasCamera;
@@ -89,9 +73,9 @@ describe('<face-verify> with the light challenge, end to end through the demo', 
   it('a person lit by the colours the page shows registers and verifies; the host accepts the receipt', async () => {
     await camera.underLight(lit);
     await openInDemo(demo.page, 'face', 'enroll');
-    assert.equal(await answer(demo, camera, poses), 'enrolled');
+    assert.equal((await answerChallenge(demo, camera, poses)).outcome, 'enrolled');
     await openInDemo(demo.page, 'face', 'verify');
-    const outcome = await answer(demo, camera, poses);
+    const { outcome } = await answerChallenge(demo, camera, poses);
     assert.match(outcome, /^success:/);
     const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length), 'face');
     assert.deepEqual([checked.accepted, checked.claims?.mth], [true, 'face']);
@@ -101,14 +85,14 @@ describe('<face-verify> with the light challenge, end to end through the demo', 
   it('the same person’s recording, answering every movement and coming close but not lit by the page, is refused: light not seen', async () => {
     await camera.underLight({});
     await openInDemo(demo.page, 'face', 'verify');
-    assert.equal(await answer(demo, camera, poses), 'failure:liveness_failed:light_not_seen');
+    assert.equal((await answerChallenge(demo, camera, poses)).outcome, 'failure:liveness_failed:light_not_seen');
   });
 
   for (const attack of ['behind a screen’s glass that reflects the colours', 'painted with one tint over the face’s outline']) {
     it(`the recording ${attack}, following the colours the page shows, is refused`, async () => {
       await camera.underLight(attacks[attack]!);
       await openInDemo(demo.page, 'face', 'verify');
-      assert.match(await answer(demo, camera, poses), /^failure:liveness_failed:light_/);
+      assert.match((await answerChallenge(demo, camera, poses)).outcome, /^failure:liveness_failed:light_/);
     });
   }
 });

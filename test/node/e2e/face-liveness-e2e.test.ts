@@ -11,8 +11,8 @@ import type { LivenessMove } from '../../../src/core/protocol.js';
 import { createFacePool } from '../../../src/server/node/index.js';
 import { render, type Rgba, type Shape } from '../liveness/head.js';
 import { GENUINE, landmarksOf, MOVES, photo } from '../liveness/presentations.js';
-import { canvasCamera, follow } from './canvas-camera.js';
-import { awaitOutcome, cspViolations, hostChecksReceipt, openInDemo, press, startDemo, untilStep, type Demo } from './demo-browser.js';
+import { answerChallenge, canvasCamera } from './canvas-camera.js';
+import { cspViolations, hostChecksReceipt, openInDemo, startDemo, type Demo } from './demo-browser.js';
 
 const widget = 'face-verify';
 
@@ -29,22 +29,6 @@ async function posesOf(shape: Shape): Promise<Record<'front' | LivenessMove, Rgb
   }
 }
 
-/** Frames the face, presses the shutter, and follows the movements until the widget's outcome. */
-async function answer(demo: Demo, camera: Awaited<ReturnType<typeof canvasCamera>>, poses: Record<'front' | LivenessMove, Rgba>) {
-  await camera.show(poses.front);
-  await press(demo.page, widget, 'submit');
-  await untilStep(demo.page, widget, 'preview');
-  await demo.page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('video')?.videoWidth > 0, {}, widget);
-  // The shutter starts the challenge, unless the widget, seeing the face held well, started it itself.
-  const outcome = awaitOutcome(demo.page, widget);
-  await demo.page.evaluate((w) => {
-    const element = document.querySelector<any>(w);
-    if (element.step === 'preview') element.shadowRoot.querySelector('[part~="shutter"]').click();
-  }, widget);
-  const asked = await follow(demo.page, camera, poses, outcome);
-  return { outcome: await outcome, asked };
-}
-
 describe('<face-verify> live, end to end through the demo (a head drawn in 3D before the camera)', () => {
   let demo: Demo;
   let camera: Awaited<ReturnType<typeof canvasCamera>>;
@@ -59,12 +43,12 @@ describe('<face-verify> live, end to end through the demo (a head drawn in 3D be
 
   it('registers the live head, verifies it, and the host accepts the receipt; no file is offered', async () => {
     await openInDemo(demo.page, 'face', 'enroll');
-    const enrolled = await answer(demo, camera, head);
+    const enrolled = await answerChallenge(demo, camera, head);
     assert.equal(enrolled.outcome, 'enrolled');
     assert.equal(enrolled.asked.length, 2, `two movements asked: ${enrolled.asked}`);
     await openInDemo(demo.page, 'face', 'verify');
     assert.equal(await demo.page.evaluate((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="upload"]'), widget), null);
-    const verified = await answer(demo, camera, head);
+    const verified = await answerChallenge(demo, camera, head);
     assert.match(verified.outcome, /^success:/);
     const checked = await hostChecksReceipt(demo, verified.outcome.slice('success:'.length), 'face');
     assert.deepEqual([checked.accepted, checked.claims?.sub, checked.claims?.mth], [true, 'omar', 'face']);
@@ -74,7 +58,7 @@ describe('<face-verify> live, end to end through the demo (a head drawn in 3D be
 
   it('a flat picture of the same face, moved as asked: refused as not live', async () => {
     await openInDemo(demo.page, 'face', 'verify');
-    const { outcome } = await answer(demo, camera, flat);
+    const { outcome } = await answerChallenge(demo, camera, flat);
     assert.match(outcome, /^failure:liveness_failed:/);
   });
 });

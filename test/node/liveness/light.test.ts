@@ -13,7 +13,7 @@ import { createFacePool } from '../../../src/server/node/face-pool.js';
 import type { FaceFound } from '../../../src/server/liveness/judge.js';
 import { judgeLight, LIGHT_LIMITS, measureLight, PALETTE, randomLight, type LightColour, type LightMeasures, type LitFace } from '../../../src/server/liveness/light.js';
 import { landmarksOf, photo, PEOPLE } from './presentations.js';
-import { glass, jpegOf, litFrames, paint } from './lit-frames.js';
+import { glass, jpegOf, litFrames, paint, seeded } from './lit-frames.js';
 import type { Rgba } from './head.js';
 
 const pool = createFacePool({ workers: 2 });
@@ -22,10 +22,6 @@ const ruleBroken = (m: LightMeasures) =>
   [m.order < LIGHT_LIMITS.order && 'order', m.each < LIGHT_LIMITS.each && 'each', m.gain < LIGHT_LIMITS.gain && 'gain', !(m.falloff <= LIGHT_LIMITS.falloff) && 'falloff', !(m.glare <= LIGHT_LIMITS.glare) && 'glare', m.moved > LIGHT_LIMITS.moved && 'moved'].filter((rule) => rule !== false);
 after(() => pool.close());
 
-/** A seeded generator: the same renders and sequences on every run. */
-function seeded(seed: number) {
-  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-}
 const COLOURS = Object.keys(PALETTE) as LightColour[];
 /** Renders of each colour (and of none) per person and strength, each a different small pose. */
 const TAKES = 2;

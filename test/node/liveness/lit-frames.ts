@@ -70,3 +70,8 @@ export function litFrames(source: Rgba, landmarks: Point[], colours: readonly (L
 }
 
 export const jpegOf = (image: Rgba) => toJpeg(image, 85);
+
+/** A seeded generator: the same renders and sequences on every run. */
+export function seeded(seed: number): () => number {
+  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+}

@@ -15,7 +15,7 @@ import { judgeLight, LIGHT, PALETTE, randomLight, type LightColour, type LitFace
 import type { Point } from '../../../src/server/liveness/geometry.js';
 import { FIXTURES } from '../helpers.js';
 import { toLinear, toSrgb, type Rgba } from './head.js';
-import { brightnessOf, camera, jpegOf } from './lit-frames.js';
+import { brightnessOf, camera, jpegOf, seeded } from './lit-frames.js';
 import { videoFrames } from './video-frames.js';
 
 const pool = createFacePool({ workers: 2 });
@@ -53,10 +53,6 @@ async function observed(images: Rgba[]): Promise<(LitFace | null)[]> {
   return found.map((faces) => (faces.length === 1 ? { landmarks: (faces[0] as FaceFound).landmarks, colours: (faces[0] as FaceFound).colours! } : null));
 }
 
-/** A seeded generator: the same sequences on every run. */
-function seeded(seed: number) {
-  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-}
 
 describe('the light challenge on real webcam footage, with the screen\'s reflection on the skin', () => {
   /** Each window: its frames under each colour, and unlit. */
