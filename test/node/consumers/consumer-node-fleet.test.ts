@@ -29,6 +29,13 @@ describe('a Node server as three processes on Redis, installed from the tarball'
   async function startFleet(env: Record<string, string>): Promise<{ fleet: AppInstance[]; servers: AppServer[] }> {
     const servers = await Promise.all([0, 1, 2].map(() => startAppServer(app, ['server.mjs'], /listening on (\S+)/, { ...env, PORT: '0' }, share)));
     const fleet = servers.map((server) => httpInstance(listeningOrigin(server), '/api/verify', '/login'));
+    // As a load balancer's readiness check: a process listening before its client has reached Redis
+    // (a cluster's masters each connect on their own) answers 503 until it has.
+    for (const instance of fleet) await until('a process to reach its store', async () => {
+      const answer = await instance.call('config');
+      await answer.body?.cancel();
+      return answer.status === 200;
+    }, 10_000, 100);
     return { fleet, servers };
   }
 
