@@ -51,12 +51,15 @@ const forNode = (audience, entries, plugins = []) => ({
 
 /**
  * The passive print and screen model's ONNX files (made by models/minifasnet/export.py) and their
- * licence, in dist/models/, where the face workers of the server and the service look for them.
+ * licence, and the JPEG decoder's WebAssembly with the notice its licence asks for, in
+ * dist/models/, where the face workers of the server and the service look for them.
  */
 const faceModelFiles = () => ({
   name: 'face-model-files',
   writeBundle: () => {
     for (const file of ['minifasnet-v2-2.7.onnx', 'minifasnet-v1se-4.0.onnx', 'LICENSE', 'SHA256SUMS']) cpSync(`models/minifasnet/${file}`, `dist/models/${file === 'LICENSE' ? 'MiniFASNet-LICENSE.txt' : file}`);
+    cpSync('node_modules/@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm', 'dist/models/mozjpeg_dec.wasm');
+    cpSync('models/mozjpeg-NOTICE.txt', 'dist/models/mozjpeg-NOTICE.txt');
   },
 });
 

@@ -41,13 +41,13 @@ interface Job {
 
 /**
  * A face worker's JavaScript heap. The pictures and the models live outside it (typed arrays, the
- * WASM heap, onnxruntime); what is in it dies young: the decoder's and the crops' small objects.
+ * WASM heaps, onnxruntime); what is in it dies young: the crops' and the answers' small objects.
  * Left to V8's defaults, a worker let that garbage grow before collecting it: with these limits a
- * server held 341 to 345 MB after 20 checks instead of 372 to 455, at the same CPU, and the
- * largest picture the decoder takes (2.4 megapixels) still passes. A worker that outgrows them
- * fails its own check (503) and the next starts a new one. The young generation at 8 MB rather
- * than 16: the server with 20 checks at once held 380 MB instead of 390 to 405 (the budget is
- * 400), for about 30 ms more CPU a check (376 ms against 345, median).
+ * server held 341 to 345 MB after 20 checks instead of 372 to 455, at the same CPU. A worker that
+ * outgrows them fails its own check (503) and the next starts a new one. The young generation at
+ * 8 MB rather than 16: the server with 20 checks at once holds about 10 MB less (371 to 383
+ * against 390 to 393; the budget is 400), and since the JPEG decoder is WASM and the models' input
+ * one buffer, for no more CPU (223 ms a check against 218, median, the worker alone).
  */
 const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 

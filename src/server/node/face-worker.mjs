@@ -12,8 +12,8 @@ import { parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import { loadJpegDecoder } from './jpeg-decoder.mjs';
 import { loadPrintScreenModel } from './print-screen-model.mjs';
 import { registerFasterCopies } from './tfjs-wasm-copies.mjs';
 
@@ -57,6 +57,7 @@ async function load() {
     return run(thorough);
   };
   const livenessOf = await loadPrintScreenModel();
+  const decodeJpeg = await loadJpegDecoder();
   /**
    * @param {Uint8Array} bytes
    * @param {{ lit?: boolean, describe?: boolean }} options `lit`: a frame under the light challenge,
@@ -65,7 +66,7 @@ async function load() {
   return async (bytes, { lit = false, describe = true } = {}) => {
     let image;
     try {
-      image = bytes[0] === 0x89 ? PNG.sync.read(Buffer.from(bytes)) : jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 5, maxMemoryUsageInMB: 64 });
+      image = bytes[0] === 0x89 ? PNG.sync.read(Buffer.from(bytes)) : await decodeJpeg(bytes);
     } catch (error) {
       throw Object.assign(new Error(`unreadable picture: ${error?.message ?? error}`), { unreadable: true });
     }
@@ -89,6 +90,8 @@ async function load() {
   };
 }
 
+let square = new Float32Array(0);
+
 /**
  * The picture's red, green and blue as the models take them: floats, in a square whose bottom or
  * right is black. face-api pads every picture so for its detector, concatenating zeros to a copy
@@ -97,7 +100,11 @@ async function load() {
  */
 function squareRgbOf(image) {
   const side = Math.max(image.width, image.height);
-  const rgb = new Float32Array(side * side * 3);
+  // One buffer for every frame, zeroed where the last one wrote: TensorFlow.js's WASM backend
+  // copies a tensor's values into its own heap as it is made, and a new 5 MB array a frame
+  // is garbage that brings the collector round sooner.
+  if (square.length < side * side * 3) square = new Float32Array(side * side * 3);
+  const rgb = square.subarray(0, side * side * 3).fill(0);
   for (let y = 0; y < image.height; y++) {
     for (let x = 0, i = y * image.width * 4, j = y * side * 3; x < image.width; x++, i += 4, j += 3) {
       rgb[j] = image.data[i];
