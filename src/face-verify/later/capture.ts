@@ -7,7 +7,7 @@ import type { CameraFailure, LivenessMove } from '../../core/protocol.js';
 import { failureOf } from '../../internal/later/device-controller.js';
 import { CameraController } from './camera-controller.js';
 import { browserFaceDetector } from './face-detector.js';
-import { readyToCapture } from './face-verify.flow.js';
+import { MIN_HOLD_MS, readyToCapture } from './face-verify.flow.js';
 import { lightWarning, liveInstruction } from './face-verify.templates.js';
 import type { ReactiveControllerHost } from 'lit';
 import type { ConfigResponse } from '../../core/protocol.js';
@@ -55,13 +55,15 @@ export interface CameraHost extends ReactiveControllerHost, HTMLElement {
   capture(): Promise<void>;
   reportDeviceFailure(reason: CameraFailure): void;
   reportLiveFailure(error: unknown): void;
+  /** The light challenge's code, a chunk of its own (the element's, so that a test can stand in for the network). */
+  fetchLight(): Promise<typeof import('./light/show-light.js')>;
 }
 
 export function captureTools(element: CameraHost) {
   const browserDetector = browserFaceDetector();
   const video = () => (element.isConnected ? element.renderRoot.querySelector('video') : null);
   /** The light challenge's code, fetched when a challenge asks for light. */
-  const lightCode = onDemand(() => import('./light/show-light.js'));
+  const lightCode = onDemand(() => element.fetchLight());
   let spoken = '';
   /** Says what the gate asks, when it changes, in the live region as well as on screen. */
   const speak = (text: string) => {
@@ -153,7 +155,8 @@ export function captureTools(element: CameraHost) {
       await element.updateComplete;
       element.renderRoot.querySelector<HTMLElement>('[part~="stop"]')?.focus();
       element.announce(element.t.lightShowing);
-      await code.showLight({ flow: element.flow, video, lightbox: () => element.renderRoot.querySelector('.lighting') }, light);
+      const host = { flow: element.flow, video, lightbox: () => element.renderRoot.querySelector<HTMLElement>('.lighting'), snapshot };
+      await code.showLight(host, { ...light, holdMs: Math.max(light.holdMs, MIN_HOLD_MS) });
     },
   };
   return tools;

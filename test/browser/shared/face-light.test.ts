@@ -109,6 +109,30 @@ describe('<face-verify> with a light challenge', function () {
     await untilFaceStep(element, 'success', 10_000);
   });
 
+  it('the colours\' code not fetched (offline at the press): the person is told, nothing is sent, and Try again goes on to the colours', async () => {
+    host = fakeHost(routes(400));
+    const element = await faceFixture('manual');
+    const own = element as unknown as { fetchLight(): Promise<unknown> };
+    const online = own.fetchLight;
+    own.fetchLight = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    await toLightWarning(element);
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'failure', 10_000);
+    expect(text(element, 'error')).to.equal('We couldn’t reach the verification service. Please try again.');
+    expect(box(element), 'no colour shown').to.equal(null);
+    expect(host.count('verify-by-face')).to.equal(0);
+    await expect(element).to.be.accessible();
+    own.fetchLight = online;
+    faceButton(element, 'submit').click();
+    await untilFaceStep(element, 'preview');
+    await waitUntil(() => element.shadowRoot!.querySelector('video')?.videoWidth, 'frames', { timeout: 5000 });
+    faceButton(element, 'shutter').click();
+    await untilFaceStep(element, 'challenge');
+    await toColours(element);
+    await untilFaceStep(element, 'success', 10_000);
+    expect(host.count('liveness-challenge'), 'a new challenge for the new try').to.equal(2);
+  });
+
   for (const reason of ['light_not_seen', 'light_moved']) {
     it(`a refusal as ${reason} says what to do, with the tries left, and Try again asks for a new challenge`, async () => {
       host = fakeHost(routes(400, () => ({ status: 422, body: { error: { code: 'liveness_failed', message: 'no', reason, attemptsLeft: 2 } } })));

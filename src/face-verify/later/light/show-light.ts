@@ -2,21 +2,23 @@
  * The light challenge, the widget's side: the colours the host chose fill the page one after the
  * other, the person's face close to the screen, and a frame is taken under each once the colour is
  * on screen, painted and seen by the camera. The host checks that the face reflected them, in order
- * (light.ts on the server). Fetched only when a challenge asks for light.
+ * (light.ts on the server). Fetched only when a challenge asks for light; it imports nothing of the
+ * later steps (the host hands it the shutter), so that they stay one file and it another.
  *
  * Safe for photosensitive people: a warning and a press before it starts; each colour held at least
- * `MIN_HOLD_MS` whatever a handler asks (2.5 changes a second at most; WCAG 2.3.1 allows three);
+ * `MIN_HOLD_MS` whatever a handler asks (capture.ts; 2.5 changes a second at most, WCAG 2.3.1 allows three);
  * the host's palette has no saturated red; each colour fades in over 0.2 s rather than cutting in,
  * under reduced motion too (the styles); Escape or Stop ends it at once.
  */
-import { MIN_HOLD_MS, type FaceEvent, type FaceState, type LightChallenge } from '../face-verify.flow.js';
-import { snapshot } from '../snapshot.js';
+import type { FaceEvent, FaceState, LightChallenge } from '../face-verify.flow.js';
+import type { snapshot } from '../snapshot.js';
 
 export interface LightHost {
   readonly flow: { readonly state: FaceState; send(event: FaceEvent): void };
   video(): HTMLVideoElement | null;
   /** What fills the page with the colour (the camera step's box, while it shows the light). */
   lightbox(): HTMLElement | null;
+  snapshot: typeof snapshot;
 }
 
 /** Each frame is taken this far into its colour's time: after any fade, and once the camera's exposure has followed. */
@@ -41,8 +43,8 @@ async function cameraFrames(video: HTMLVideoElement): Promise<void> {
 
 const showing = (host: LightHost) => host.flow.state.step === 'challenge' && host.flow.state.lighting === true;
 
-export async function showLight(host: LightHost, { colours, holdMs }: LightChallenge): Promise<void> {
-  const hold = Math.max(holdMs, MIN_HOLD_MS);
+/** Shows `colours`, each for `hold` ms (held to the widget's minimum already), a frame taken under each. */
+export async function showLight(host: LightHost, { colours, holdMs: hold }: LightChallenge): Promise<void> {
   // Escape ends the colours wherever focus is.
   const escape = (event: KeyboardEvent) => void (event.key === 'Escape' && host.flow.send({ type: 'released' }));
   addEventListener('keydown', escape);
@@ -58,7 +60,7 @@ export async function showLight(host: LightHost, { colours, holdMs }: LightChall
       await until(start + hold * TAKE_AT);
       if (!showing(host)) return;
       // A camera gone in the middle (its frames stopped, the widget removed) ends the colours as Stop does.
-      const shot = video.isConnected && video.videoWidth ? await snapshot(video, LIT_FRAME).catch(() => null) : null;
+      const shot = video.isConnected && video.videoWidth ? await host.snapshot(video, LIT_FRAME).catch(() => null) : null;
       if (!shot) return host.flow.send({ type: 'released' });
       host.flow.send({ type: 'lit', image: shot.base64 });
       await until(start + hold);
