@@ -1,15 +1,18 @@
 /**
  * The host handler with `livenessLight`: the challenge carries colours the server chose, kept with
  * its nonce and taken once; the answer's frames under them are checked after the movements and
- * before the service is paid. The people are rendered heads close to a screen (lit-frames.ts).
+ * before the service is paid. As a fleet runs it: three instances on one Redis, each call to the
+ * next, so that a challenge asked of one is answered to another. The people are rendered heads
+ * close to a screen (lit-frames.ts).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryStore } from '../../../src/server/index.js';
+import { MemoryStore, RedisStore } from '../../../src/server/index.js';
 import { createFacePool } from '../../../src/server/node/index.js';
 import type { FaceObserver } from '../../../src/server/liveness/judge.js';
 import { PALETTE } from '../../../src/server/liveness/light.js';
 import { setup } from '../server/handler-setup.js';
+import { startRedis, type RedisServer } from '../server/redis-server.js';
 import type { LivenessChallenge } from '../../../src/core/protocol.js';
 import { presenter, type Presenter } from './live-capture.js';
 
@@ -19,18 +22,24 @@ let observed = 0;
 const counting: FaceObserver = { observe: (images, options) => ((observed += images.length), pool.observe(images, options)) };
 let obama: Presenter;
 let biden: Presenter;
+let redis: RedisServer;
 before(async () => {
+  redis = await startRedis();
   [obama, biden] = await Promise.all([presenter(pool, 'obama_1'), presenter(pool, 'biden_1')]);
 });
-after(() => pool.close());
+after(async () => {
+  await pool.close();
+  await redis?.stop();
+});
 
-describe('handler: the light challenge (livenessLight)', () => {
+describe('handler: the light challenge (livenessLight), three instances on one Redis', () => {
   let t: Awaited<ReturnType<typeof setup>>;
   const as = (user: string) => ({ user, session: `session-${user}` });
   const challenge = async (user = 'obama') => (await t.call('liveness-challenge', {}, as(user))).json as Required<LivenessChallenge>;
   before(async () => {
     // Each refusal counts as an attempt: enough of them for every case here.
-    t = await setup({ liveness: counting, livenessLight: true, store: new MemoryStore(), limits: { biometricAttempts: { max: 100, windowSeconds: 900 } } });
+    const store = new RedisStore(redis.client(), { prefix: `light${Math.random()}:` });
+    t = await setup({ liveness: counting, livenessLight: true, store, limits: { biometricAttempts: { max: 100, windowSeconds: 900 } } }, {}, 3);
     await t.prove('obama');
     const { nonce, moves, light } = await challenge();
     const enrolled = await t.call('enroll-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
