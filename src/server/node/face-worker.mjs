@@ -90,7 +90,9 @@ async function load() {
   };
 }
 
-let square = new Float32Array(0);
+/** The handler's largest frame a side (LIVE_FRAME): pictures up to it share one buffer, larger ones get their own. */
+const SHARED_SIDE = 640;
+let shared;
 
 /**
  * The picture's red, green and blue as the models take them: floats, in a square whose bottom or
@@ -103,8 +105,8 @@ function squareRgbOf(image) {
   // One buffer for every frame, zeroed where the last one wrote: TensorFlow.js's WASM backend
   // copies a tensor's values into its own heap as it is made, and a new 5 MB array a frame
   // is garbage that brings the collector round sooner.
-  if (square.length < side * side * 3) square = new Float32Array(side * side * 3);
-  const rgb = square.subarray(0, side * side * 3).fill(0);
+  const length = side * side * 3;
+  const rgb = side <= SHARED_SIDE ? (shared ??= new Float32Array(SHARED_SIDE * SHARED_SIDE * 3)).subarray(0, length).fill(0) : new Float32Array(length);
   for (let y = 0; y < image.height; y++) {
     for (let x = 0, i = y * image.width * 4, j = y * side * 3; x < image.width; x++, i += 4, j += 3) {
       rgb[j] = image.data[i];
