@@ -104,11 +104,6 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLate
     return import('./later/later-steps.js');
   }
 
-  /** @internal The light challenge's colours, fetched as a challenge with light arrives. */
-  fetchLight() {
-    return import('./later/light/show-light.js');
-  }
-
   protected renderStep() {
     return this.step !== 'priming' && this.later ? this.later.render(this) : renderFacePriming(this);
   }

@@ -55,15 +55,11 @@ export interface CameraHost extends ReactiveControllerHost, HTMLElement {
   capture(): Promise<void>;
   reportDeviceFailure(reason: CameraFailure): void;
   reportLiveFailure(error: unknown): void;
-  /** The light challenge's code, a chunk of its own (the element's, so that a test can stand in for the network). */
-  fetchLight(): Promise<typeof import('./light/show-light.js')>;
 }
 
 export function captureTools(element: CameraHost) {
   const browserDetector = browserFaceDetector();
   const video = () => (element.isConnected ? element.renderRoot.querySelector('video') : null);
-  /** The light challenge's code, fetched when a challenge asks for light. */
-  const lightCode = onDemand(() => element.fetchLight());
   let spoken = '';
   /** Says what the gate asks, when it changes, in the live region as well as on screen. */
   const speak = (text: string) => {
@@ -87,6 +83,8 @@ export function captureTools(element: CameraHost) {
       },
     }),
     arrows: ARROWS,
+    /** The light challenge's code, a chunk of its own, fetched when a challenge asks for light (a test stands in for the network here). */
+    lightCode: onDemand(() => import('./light/show-light.js')),
 
     /** Opens the camera (the default one, or the one named), or tells why it cannot. */
     async open(deviceId: string | null): Promise<void> {
@@ -134,7 +132,7 @@ export function captureTools(element: CameraHost) {
         video,
         failed: (error) => element.reportLiveFailure(error),
         instruct: (move) => element.announce(liveInstruction(element.t, move)),
-        prefetchLight: () => void lightCode().catch(() => {}),
+        prefetchLight: () => void tools.lightCode().catch(() => {}),
         warnLight: (light) => element.announce(`${element.t.lightCloser} ${lightWarning(element.t, element.language, light)}`),
       }),
 
@@ -142,9 +140,9 @@ export function captureTools(element: CameraHost) {
     async startLight(): Promise<void> {
       const light = element.flow.state.step === 'challenge' ? element.flow.state.live?.light : undefined;
       if (!light) return;
-      let code: Awaited<ReturnType<typeof lightCode>>;
+      let code: Awaited<ReturnType<typeof tools.lightCode>>;
       try {
-        code = await lightCode();
+        code = await tools.lightCode();
       } catch (error) {
         return element.reportLiveFailure(error);
       }
