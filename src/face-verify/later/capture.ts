@@ -7,7 +7,7 @@ import type { CameraFailure, LivenessMove } from '../../core/protocol.js';
 import { failureOf } from '../../internal/later/device-controller.js';
 import { CameraController } from './camera-controller.js';
 import { browserFaceDetector } from './face-detector.js';
-import { MIN_HOLD_MS, readyToCapture } from './face-verify.flow.js';
+import { heldMs, readyToCapture } from './face-verify.flow.js';
 import { lightWarning, liveInstruction } from './face-verify.templates.js';
 import type { ReactiveControllerHost } from 'lit';
 import type { ConfigResponse } from '../../core/protocol.js';
@@ -154,7 +154,7 @@ export function captureTools(element: CameraHost) {
       element.renderRoot.querySelector<HTMLElement>('[part~="stop"]')?.focus();
       element.announce(element.t.lightShowing);
       const host = { flow: element.flow, video, lightbox: () => element.renderRoot.querySelector<HTMLElement>('.lighting'), snapshot };
-      await code.showLight(host, { ...light, holdMs: Math.max(light.holdMs, MIN_HOLD_MS) });
+      await code.showLight(host, { ...light, holdMs: heldMs(light) });
     },
   };
   return tools;

@@ -24,6 +24,9 @@ export type LightChallenge = NonNullable<LivenessChallenge['light']>;
 /** Each colour of the light shows at least this long, whatever a handler asks: 2.5 changes a second at most, under WCAG 2.3.1's three. */
 export const MIN_HOLD_MS = 400;
 
+/** How long each colour of `light` shows: what the handler asked, never under `MIN_HOLD_MS`. */
+export const heldMs = (light: LightChallenge): number => Math.max(light.holdMs, MIN_HOLD_MS);
+
 export type FaceState = StepsOf<
   FaceStep,
   | { step: 'priming' }

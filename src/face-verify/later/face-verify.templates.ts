@@ -1,6 +1,6 @@
 /** The markup of each <face-verify> step, read from the element through FaceView: no state lives here. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { MIN_HOLD_MS, type FaceEvent, type FaceState, type LightChallenge } from './face-verify.flow.js';
+import { heldMs, type FaceEvent, type FaceState, type LightChallenge } from './face-verify.flow.js';
 import type { ConfigResponse, LivenessMove } from '../../core/protocol.js';
 import { format } from '../../core/format.js';
 import { failureHeading, failureText } from '../../internal/later/failure-text.js';
@@ -107,7 +107,7 @@ function renderLight(v: FaceView, lighting: boolean, light: LightChallenge, prog
 /** What the light will show and for how long, and not to start it if it could make one unwell: on screen, and said as it appears. */
 export function lightWarning(t: FaceStrings, language: string, light: LightChallenge): string {
   const number = (value: number, digits = 0) => new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(value);
-  return format(t.lightWarning, { count: number(light.colours.length), seconds: number((light.colours.length * Math.max(light.holdMs, MIN_HOLD_MS)) / 1000, 1) });
+  return format(t.lightWarning, { count: number(light.colours.length), seconds: number((light.colours.length * heldMs(light)) / 1000, 1) });
 }
 
 /**
