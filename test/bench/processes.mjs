@@ -20,8 +20,8 @@ async function start(args, pattern) {
  * handler of the runtime-neutral entry (Node's fetch, Web Crypto). `stop()` ends them all.
  */
 /** The emulator, built, in a process of its own: its face model does not share the measured event loop. */
-export function startEmulatorProcess() {
-  return start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox'], /Service base URL: (\S+)/);
+export function startEmulatorProcess({ faceModel = true } = {}) {
+  return start([here('../../dist/emulator/cli.js'), '--port', '0', '--quiet', '--no-outbox', ...(faceModel ? [] : ['--no-face-model'])], /Service base URL: (\S+)/);
 }
 
 /** The handler with its live check (liveness-server.mjs), built, in a process of its own, calling `emulatorUrl`. */
