@@ -104,7 +104,7 @@ for (const [name, store, instances] of [
       assert.deepEqual([res.json.error.code, res.json.error.attemptsLeft], ['no_match', 3]);
     });
 
-    it('an answer replayed, sent from another session, or for another challenge: refused', async () => {
+    it('an answer replayed, sent from another session, or to a challenge a second tab replaced: refused, and the second tab still verifies', async () => {
       const { nonce, moves } = await challenge('obama');
       const frames = obama.answer(moves);
       assert.equal((await t.call('verify-by-face', { nonce, frames }, as('obama'))).status, 200);
@@ -115,13 +115,18 @@ for (const [name, store, instances] of [
       const elsewhere = await t.call('verify-by-face', { nonce: other.nonce, frames: obama.answer(other.moves) }, as('obama', 'tab-b'));
       assert.equal(elsewhere.json.error.code, 'liveness_required');
 
+      // Two tabs of one session: the second's challenge replaces the first's. The first tab's answer
+      // finds nothing, and leaves the second's challenge for the second tab's answer.
       const first = await challenge('obama');
       const second = await challenge('obama');
-      // A new challenge replaces the last: the first one's answer finds nothing.
       const stale = await t.call('verify-by-face', { nonce: first.nonce, frames: obama.answer(first.moves) }, as('obama'));
-      assert.equal(stale.json.error.code, 'liveness_required');
+      assert.deepEqual([stale.status, stale.json.error.code], [400, 'liveness_required']);
+      const paid = t.calls('verify-by-face');
       const fresh = await t.call('verify-by-face', { nonce: second.nonce, frames: obama.answer(second.moves) }, as('obama'));
-      assert.equal(fresh.json.error.code, 'liveness_required', 'the stale answer took the session\'s challenge');
+      assert.equal(fresh.status, 200, 'the second tab verifies');
+      assert.equal(t.calls('verify-by-face'), paid + 1, 'the stale answer paid nothing; the second paid once');
+      const again = await t.call('verify-by-face', { nonce: second.nonce, frames: obama.answer(second.moves) }, as('obama'));
+      assert.equal(again.json.error.code, 'liveness_required', 'and its answer is taken once');
     });
 
     it('another person answering the challenge is refused by the service, after a live check', async () => {
