@@ -121,12 +121,20 @@ export interface RedisStoreOptions {
   replicaWaitMs?: number;
 }
 
+/** Each client or node's wait for 'ready': one listener however many commands wait on it. */
+const readyWaits = new WeakMap<object, Promise<void>>();
+
 /** Resolves when a client (or a cluster's node) is ready; a lazy one is told to connect. */
 function whenReady(client: Pick<RedisClient, 'status' | 'connect' | 'once'>): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();
-  // A lazy client connects on its first command, which fails without the offline queue.
-  if (client.status === 'wait') client.connect().catch(() => {});
-  return new Promise<void>((resolve) => client.once('ready', resolve));
+  let wait = readyWaits.get(client);
+  if (!wait) {
+    // A lazy client connects on its first command, which fails without the offline queue.
+    if (client.status === 'wait') client.connect().catch(() => {});
+    wait = new Promise<void>((resolve) => client.once('ready', resolve)).finally(() => readyWaits.delete(client));
+    readyWaits.set(client, wait);
+  }
+  return wait;
 }
 
 /** Redis expiries are whole seconds of at least one, so shorter windows are rounded up. */

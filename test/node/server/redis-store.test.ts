@@ -1,11 +1,11 @@
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { MemoryStore, REDIS_CLIENT_OPTIONS, RedisStore } from '../../../src/server/index.js';
+import { MemoryStore, REDIS_CLIENT_OPTIONS, REDIS_CLUSTER_OPTIONS, RedisStore, type RedisClient } from '../../../src/server/index.js';
 import { freePort, until } from '../helpers.js';
 import { spawnRedis, startRedis, type RedisServer } from './redis-server.js';
 import { CANCEL, PLAN, planAnswer, planArguments } from '../../../src/server/store/plan-script.js';
@@ -83,5 +83,26 @@ describe('RedisStore on a Redis that refuses CONFIG, as managed services often d
       server.kill();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('RedisStore on a cluster whose master is still connecting (at start, or after a failover)', () => {
+  it('the commands waiting for it hold one listener between them, and go on once it is ready', async () => {
+    // A stand-in for an ioredis Cluster: connected, its one master still connecting.
+    const master = Object.assign(new EventEmitter(), {
+      status: 'connecting',
+      connect: async () => {},
+      config: async (_: string, name: string) => [name, name === 'appendonly' ? 'yes' : 'everysec'],
+    });
+    const cluster = { options: REDIS_CLUSTER_OPTIONS, status: 'ready', isCluster: true, nodes: () => [master], get: async () => 'value' };
+    const store = new RedisStore(cluster as unknown as RedisClient, { connectWaitMs: 10_000 });
+    // Each command used to add its own listener: past ten, Node warned of a leak, and under a long
+    // outage they piled up on the node.
+    const gets = Array.from({ length: 20 }, () => store.get('key'));
+    assert.equal(master.listenerCount('ready'), 1);
+    master.status = 'ready';
+    master.emit('ready');
+    assert.deepEqual(await Promise.all(gets), Array(20).fill('value'));
+    assert.equal(master.listenerCount('ready'), 0);
   });
 });
