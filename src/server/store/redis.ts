@@ -143,6 +143,7 @@ export class RedisStore implements VerifyStore {
   readonly #connectWaitMs: number;
   readonly #replicas?: number;
   readonly #replicaWaitMs: number;
+  #ready?: Promise<void>;
 
   constructor(
     private readonly redis: RedisClient,
@@ -194,8 +195,10 @@ export class RedisStore implements VerifyStore {
     const { status } = this.redis;
     if (status === 'end') return Promise.reject(new Error('Redis client is closed'));
     if (status === 'ready') return this.#mastersReady();
-    // whenReady shares one wait on the client among its callers.
-    return whenReady(this.redis).then(() => this.#mastersReady());
+    this.#ready ??= whenReady(this.redis)
+      .then(() => this.#mastersReady())
+      .finally(() => (this.#ready = undefined));
+    return this.#ready;
   }
 
   /**
