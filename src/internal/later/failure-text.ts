@@ -32,11 +32,14 @@ type FailureStrings = CommonStrings & Partial<BiometricStrings>;
 
 /** `device` is the camera or microphone the widget uses, or null for `<otp-verify>`. */
 export function failureText(t: FailureStrings, language: string, device: 'camera' | 'microphone' | null, { reason, attemptsLeft, retryAfter, livenessReason, move }: FailureFacts): string {
-  if (reason === 'no_match' && attemptsLeft && t.error_no_match_left) return plural(t.error_no_match_left, attemptsLeft, language);
   if (reason === 'wrong_code' && attemptsLeft !== undefined) return plural(t.error_wrong_code_left, attemptsLeft, language);
   if (reason === 'rate_limited') return format(t.error_rate_limited, { time: formatSeconds(retryAfter ?? 0, language) });
   const strings: Record<string, string | Plural | undefined> = t;
   const text = (key: string) => (typeof strings[key] === 'string' ? strings[key] : undefined);
+  // Not a match, with a try left: what to change before it (the light, the face seen whole; a quiet place).
+  if (reason === 'no_match' && attemptsLeft && t.error_no_match_left) {
+    return [plural(t.error_no_match_left, attemptsLeft, language), text(`${device === 'camera' ? 'face' : 'voice'}_no_match_hint`)].filter(Boolean).join(' ');
+  }
   // A live check refused: what was seen, the movement to make, and the tries left.
   if (reason === 'liveness_failed') {
     const tries = attemptsLeft && strings.triesLeft ? plural(strings.triesLeft as Plural, attemptsLeft, language) : undefined;

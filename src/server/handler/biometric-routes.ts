@@ -62,13 +62,15 @@ async function countAttempt(ctx: RequestContext, kind: BiometricKind, user: stri
 }
 
 /** Runs `work` with an attempt counted; anything but an answer from the service gives it back. */
-async function spending<T>(attempt: { giveBack(): Promise<void> }, work: () => Promise<T>): Promise<T> {
+async function spending<T>(attempt: { attemptsLeft: number; giveBack(): Promise<void> }, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    // Frames that did not show a live person are an attempt like a face that did not match, and
+    // the person is told, as for a face that did not match, how many are left.
+    if (error instanceof HandlerError && error.code === 'liveness_failed') throw new HandlerError(error.code, error.message, { ...error.extra, attemptsLeft: attempt.attemptsLeft });
     // A bad sample, a missing reference, a fault: the person is not a step nearer the cap for it.
-    // Frames that did not show a live person are an attempt like a face that did not match.
-    if (!(error instanceof HandlerError && error.code === 'liveness_failed')) await attempt.giveBack();
+    await attempt.giveBack();
     throw error instanceof ServiceError ? fromServiceError(error) : error;
   }
 }

@@ -66,6 +66,8 @@ function refusal(verdict: Extract<Verdict, { live: false }>): string {
     case 'screen_or_print':
       return 'Make sure the camera sees you, not a screen or a photo: hold it in front of your face, in plain light.';
     case 'flat':
+      // Judged once every movement was seen: the movements are not what to ask for again.
+      return 'The movements were seen, but not the depth of a face. Hold the camera still, face a light, and turn your head itself, not the camera.';
     case 'frames_missing':
       return 'A live person was not seen. Please try again, following each movement.';
     case 'light_not_seen':

@@ -95,10 +95,11 @@ for (const [name, store, instances] of [
       assert.equal(t.calls('verify-by-face'), before);
     });
 
-    it('a refused live check counts as an attempt, as a face that does not match does', async () => {
+    it('a refused live check counts as an attempt, as a face that does not match does, and says the tries left', async () => {
       t.references.set('counted:face', t.references.get('obama:face')!);
       const first = await challenge('counted');
-      assert.equal((await t.call('verify-by-face', { nonce: first.nonce, frames: obama.answer(first.moves, 'flat') }, as('counted'))).json.error.code, 'liveness_failed');
+      const refused = (await t.call('verify-by-face', { nonce: first.nonce, frames: obama.answer(first.moves, 'flat') }, as('counted'))).json.error;
+      assert.deepEqual([refused.code, refused.attemptsLeft], ['liveness_failed', 4]);
       const second = await challenge('counted');
       const res = await t.call('verify-by-face', { nonce: second.nonce, frames: biden.answer(second.moves) }, as('counted'));
       assert.deepEqual([res.json.error.code, res.json.error.attemptsLeft], ['no_match', 3]);

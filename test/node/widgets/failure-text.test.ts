@@ -11,4 +11,20 @@ describe('failure words', () => {
     // The face and voice widgets meet it too: it must not speak of receiving a code.
     assert.doesNotMatch(otp!, /code/i);
   });
+
+  it('a face or a voice that did not match, with tries left: what to change before the next, for the sense it used; none left, no advice', () => {
+    const face = failureText(en, 'en', 'camera', { reason: 'no_match', attemptsLeft: 2 });
+    const voice = failureText(en, 'en', 'microphone', { reason: 'no_match', attemptsLeft: 1 });
+    assert.equal(face, `That didn’t match. 2 tries left. ${en.face_no_match_hint}`);
+    assert.equal(voice, `That didn’t match. 1 try left. ${en.voice_no_match_hint}`);
+    assert.match(face, /light/);
+    assert.match(voice, /quiet/);
+    assert.equal(failureText(en, 'en', 'camera', { reason: 'no_match', attemptsLeft: 0 }), en.error_no_match);
+  });
+
+  it('a live check judged flat after every movement was seen: its words do not ask for the movements again', () => {
+    const flat = failureText(en, 'en', 'camera', { reason: 'liveness_failed', livenessReason: 'flat', attemptsLeft: 3 });
+    assert.doesNotMatch(flat, /each (movement|arrow)|follow/i);
+    assert.match(flat, /3 tries left\.$/);
+  });
 });
