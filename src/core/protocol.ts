@@ -153,6 +153,21 @@ export interface LivenessChallenge {
   light?: { colours: string[]; holdMs: number };
 }
 
+/**
+ * A live answer's frames: JPEGs at most `maxSide` pixels a side, all of them together (the
+ * movements' and the light's) at most `maxTotalBytes`, which the handler refuses past and the
+ * widget keeps under (`liveFrameBase64`).
+ */
+export const LIVE_FRAMES = { maxSide: 640, maxTotalBytes: 1024 * 1024 };
+
+/**
+ * The longest base64 each of `count` frames may be for all of them to fit the handler's bytes, and
+ * at most 300 KB (a phone's upload): three frames of movements get 300 KB, seven with the light 195.
+ */
+export function liveFrameBase64(count: number): number {
+  return Math.min(300 * 1024, Math.floor(LIVE_FRAMES.maxTotalBytes / count / 3) * 4);
+}
+
 /** A face checked live: a frontal frame, then one frame for each movement, in order (JPEG, base64), and the challenge's nonce. */
 export interface LiveFaceBody {
   nonce: string;

@@ -13,7 +13,7 @@ export { RedisStore, REDIS_CLIENT_OPTIONS, REDIS_CLUSTER_OPTIONS, type RedisStor
 export { UpstashStore, UPSTASH_CLIENT_OPTIONS, type UpstashStoreOptions, type UpstashClient, type UpstashClientFactory } from './store/upstash.js';
 export { DurableObjectStore, VerifyStoreObject, type DurableObjectStoreOptions, type DurableObjectNamespaceLike, type DurableObjectStateLike } from './store/durable-object.js';
 export { StoreUnavailableError } from './store/deadline.js';
-export { UnreadablePictureError, type FaceObserver, type FaceFound } from './liveness/judge.js';
+export { UnreadablePictureError, type FaceObserver, type FaceFound, type FrameParts } from './liveness/judge.js';
 export type { Luma } from './liveness/parallax.js';
 export { createServiceClient } from './upstream/client.js';
 export type {

@@ -5,7 +5,7 @@
  * A light challenge's colours come after the movements, once the person has been warned and
  * starts them (light/show-light.ts, fetched as the challenge arrives).
  */
-import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
+import { LIVE_FRAMES, liveFrameBase64, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { snapshot } from './snapshot.js';
 
@@ -26,12 +26,6 @@ export interface ChallengeHost {
   warnLight(light: NonNullable<LivenessChallenge['light']>): void;
 }
 
-/**
- * Each frame's JPEG at most this long in base64: seven frames with the light (three without) stay
- * within the handler's 1 MB for them all.
- */
-export const FRAME_BASE64 = { moves: 300 * 1024, withLight: 200 * 1024 };
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): Promise<void> {
@@ -44,6 +38,8 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
   const { nonce, moves, light } = challenge;
   host.flow.send({ type: 'challenge', nonce, moves, ...(light ? { light } : {}) });
   if (light) host.prefetchLight();
+  // Each frame's share of the handler's bytes, the light's frames counted.
+  const maxBase64 = liveFrameBase64(moves.length + 1 + (light?.colours.length ?? 0));
   for (const move of [null, ...moves]) {
     host.instruct(move);
     await pause(move ? timing.moveMs : timing.frontalMs);
@@ -52,7 +48,7 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
     // A camera that has not given a frame yet (a slow engine) is waited for, not taken as gone.
     for (let waited = 0; !video.videoWidth && waited < 5000; waited += 50) await pause(50);
     if (host.flow.state.step !== 'challenge' || !video.videoWidth) return;
-    const { base64 } = await snapshot(video, { maxSide: 640, maxBase64: light ? FRAME_BASE64.withLight : FRAME_BASE64.moves });
+    const { base64 } = await snapshot(video, { maxSide: LIVE_FRAMES.maxSide, maxBase64 });
     host.flow.send({ type: 'frame', image: base64 });
   }
   if (light && host.flow.state.step === 'challenge') host.warnLight(light);

@@ -7,18 +7,16 @@
 import { base64url } from 'jose';
 import { json } from '../../core/http.js';
 import { base64Problem, fromBase64, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
-import type { LivenessChallenge, LivenessMove } from '../../core/protocol.js';
-import { judge, judgeLit, randomMoves, UnreadablePictureError, type Verdict } from '../liveness/judge.js';
+import { LIVE_FRAMES, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
+import { checkLive } from '../liveness/check.js';
+import { randomMoves, UnreadablePictureError, type FrameParts, type Verdict } from '../liveness/judge.js';
 import { LIGHT, randomLight, type LightColour } from '../liveness/light.js';
-import { noseShifts } from '../liveness/parallax.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail } from './errors.js';
 
 /** Movements asked for in one challenge. */
 const MOVES_ASKED = 2;
-/** Each frame at most this many pixels a side, and all of them together at most this many bytes. */
-export const LIVE_FRAME = { maxSide: 640, maxTotalBytes: 1024 * 1024 };
 
 interface StoredChallenge {
   nonce: string;
@@ -77,23 +75,25 @@ function refusal(verdict: Extract<Verdict, { live: false }>): string {
   }
 }
 
-function decodeFrames(ctx: RequestContext, frames: unknown[]): Uint8Array[] {
+/** Each part's frames decoded, every one within the protocol's bounds, and all of them together within its bytes. */
+function decodeFrames(parts: FrameParts<unknown>): FrameParts {
   let total = 0;
-  return frames.map((frame) => {
+  const decode = (frame: unknown) => {
     if (typeof frame !== 'string') fail('invalid_input', 'Send the frames as base64 JPEG pictures.', { field: 'frames' });
-    const problem = base64Problem(frame, LIVE_FRAME.maxTotalBytes);
+    const problem = base64Problem(frame, LIVE_FRAMES.maxTotalBytes);
     if (problem) fail('bad_sample', `A frame ${problem}.`, { field: 'frames' });
     // Decoded once, whole (a frame is at most the whole answer's bytes), and sniffed from there.
     const bytes = fromBase64(frame);
     const image = sniffImage(bytes);
     if (image?.type !== 'jpeg') fail('bad_sample', 'Each frame must be a JPEG picture.', { field: 'frames' });
-    if (Math.max(image.width, image.height) > LIVE_FRAME.maxSide || Math.min(image.width, image.height) < SAMPLE_BOUNDS.minImageSide) {
-      fail('bad_sample', `Each frame must be between ${SAMPLE_BOUNDS.minImageSide} and ${LIVE_FRAME.maxSide} pixels a side.`, { field: 'frames' });
+    if (Math.max(image.width, image.height) > LIVE_FRAMES.maxSide || Math.min(image.width, image.height) < SAMPLE_BOUNDS.minImageSide) {
+      fail('bad_sample', `Each frame must be between ${SAMPLE_BOUNDS.minImageSide} and ${LIVE_FRAMES.maxSide} pixels a side.`, { field: 'frames' });
     }
     total += bytes.length;
-    if (total > LIVE_FRAME.maxTotalBytes) fail('bad_sample', `The frames must come to at most ${LIVE_FRAME.maxTotalBytes / 1024} KB together.`, { field: 'frames' });
+    if (total > LIVE_FRAMES.maxTotalBytes) fail('bad_sample', `The frames must come to at most ${LIVE_FRAMES.maxTotalBytes / 1024} KB together.`, { field: 'frames' });
     return bytes;
-  });
+  };
+  return { moves: parts.moves.map(decode), light: parts.light.map(decode) };
 }
 
 /**
@@ -122,22 +122,10 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   if (frames.length !== challenge.moves.length + 1 || !Array.isArray(litFrames) || litFrames.length !== (challenge.light?.length ?? 0)) {
     fail('liveness_failed', refusal({ live: false, reason: 'frames_missing' }), { reason: 'frames_missing' });
   }
-  // The movements' frames and the light's, observed together: the pool runs them on one worker in turn.
-  const images = decodeFrames(ctx, [...frames, ...litFrames]);
-  const all = await ctx.options.liveness!.observe(images, litFrames.length ? { lightFrom: frames.length } : {}).catch((error: unknown) => {
+  const verdict = await checkLive(ctx.options.liveness!, decodeFrames({ moves: frames, light: litFrames }), challenge).catch((error: unknown) => {
     if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'frames' });
     throw error;
   });
-  const found = all.slice(0, frames.length);
-  // The texture rule's few milliseconds a frame, one frame a task: the event loop is free between them.
-  const [front] = found[0] ?? [];
-  for (const faces of found.slice(1)) {
-    if (found[0]!.length !== 1 || faces.length !== 1) continue;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    faces[0]!.noseShifts = noseShifts(front!, faces[0]!);
-  }
-  let verdict = judge(found, challenge.moves);
-  if (verdict.live && challenge.light) verdict = judgeLit(found[0]![0]!, all.slice(frames.length), challenge.light);
   if (!verdict.live) fail('liveness_failed', refusal(verdict), { reason: verdict.reason, ...(verdict.move ? { move: verdict.move } : {}) });
   return frames[verdict.frontal] as string;
 }

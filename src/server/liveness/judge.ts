@@ -40,17 +40,24 @@ export interface FaceFound {
   live: number;
 }
 
+/** A live answer's pictures (JPEG or PNG), by the part of the challenge each was taken in. */
+export interface FrameParts<T = Uint8Array> {
+  /** The frontal frame, then one for each movement. */
+  moves: T[];
+  /**
+   * One under each of the light challenge's colours. They need landmarks and colours; the
+   * recognition model on the first of them (the judge ties the others to it by where the eyes
+   * are), and no passive model (`live` NaN): a third of their cost.
+   */
+  light: T[];
+}
+
 /**
- * Finds the faces in each picture (JPEG or PNG): the Node entry's `createFacePool()`, running the
+ * Finds the faces in each picture of each part: the Node entry's `createFacePool()`, running the
  * models in worker threads. A picture it cannot decode rejects with `UnreadablePictureError`.
  */
 export interface FaceObserver {
-  /**
-   * `lightFrom`: the pictures from this index on were taken under the light challenge's colours.
-   * They need landmarks and colours; the recognition model on the first of them (the judge ties the
-   * others to it by where the eyes are), and no passive model (`live` NaN): a third of their cost.
-   */
-  observe(images: Uint8Array[], options?: { lightFrom?: number }): Promise<FaceFound[][]>;
+  observe(parts: FrameParts): Promise<FrameParts<FaceFound[]>>;
 }
 
 /** A picture that could not be decoded: the sender's fault (a frame cut short, not an image), never the server's. */

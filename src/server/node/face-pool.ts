@@ -6,15 +6,13 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { UnreadablePictureError, type FaceFound, type FaceObserver } from '../liveness/judge.js';
+import { UnreadablePictureError, type FaceFound, type FaceObserver, type FrameParts } from '../liveness/judge.js';
 
 /** A message to face-worker.mjs, and its answer. */
-interface FaceRequest {
+interface FaceRequest extends FrameParts {
   id: number;
-  images: Uint8Array[];
-  lightFrom?: number;
 }
-type FaceAnswer = { id: number; frames: FaceFound[][]; cpuMs: number } | { id: number; error: string; unreadable: boolean };
+type FaceAnswer = ({ id: number; cpuMs: number } & FrameParts<FaceFound[]>) | { id: number; error: string; unreadable: boolean };
 
 export interface FacePoolOptions {
   /** Worker threads; one fewer than the cores by default, at least one. */
@@ -35,7 +33,7 @@ export interface FacePool extends FaceObserver {
 
 interface Job {
   request: FaceRequest;
-  resolve(frames: FaceFound[][]): void;
+  resolve(found: FrameParts<FaceFound[]>): void;
   reject(error: Error): void;
 }
 
@@ -70,7 +68,7 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
       if ('error' in answer) entry.job.reject(answer.unreadable ? new UnreadablePictureError(answer.error) : new Error(`face models: ${answer.error}`));
       else {
         lastCpuMs = answer.cpuMs;
-        entry.job.resolve(answer.frames);
+        entry.job.resolve({ moves: answer.moves, light: answer.light });
       }
       idle.push(worker);
       pump();
@@ -100,10 +98,10 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
   };
 
   return {
-    observe(images, { lightFrom } = {}) {
+    observe({ moves, light }) {
       if (queue.length >= maxQueue) return Promise.reject(new FacePoolBusyError('Too many face checks are waiting'));
       return new Promise((resolve, reject) => {
-        queue.push({ request: { id: nextId++, images, ...(lightFrom === undefined ? {} : { lightFrom }) }, resolve, reject });
+        queue.push({ request: { id: nextId++, moves, light }, resolve, reject });
         pump();
       });
     },

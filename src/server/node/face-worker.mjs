@@ -90,7 +90,7 @@ async function load() {
   };
 }
 
-/** The handler's largest frame a side (LIVE_FRAME): pictures up to it share one buffer, larger ones get their own. */
+/** The handler's largest frame a side (LIVE_FRAMES in the protocol): pictures up to it share one buffer, larger ones get their own. */
 const SHARED_SIDE = 640;
 let shared;
 
@@ -212,16 +212,17 @@ function coloursAround(image, landmarks) {
 
 let loading;
 
-parentPort?.on('message', async ({ id, images, lightFrom = images.length }) => {
+parentPort?.on('message', async ({ id, moves, light }) => {
   try {
     loading ??= load();
     const find = await loading;
     const started = process.cpuUsage();
-    const frames = [];
-    // The light's frames: the recognition model on the first only (face-pool.ts says why).
-    for (const [i, image] of images.entries()) frames.push(await find(image, { lit: i >= lightFrom, describe: i <= lightFrom }));
+    const found = { moves: [], light: [] };
+    for (const image of moves) found.moves.push(await find(image));
+    // The light's frames: the recognition model on the first only (judge.ts says why).
+    for (const [i, image] of light.entries()) found.light.push(await find(image, { lit: true, describe: i === 0 }));
     const used = process.cpuUsage(started);
-    parentPort.postMessage({ id, frames, cpuMs: (used.user + used.system) / 1000 });
+    parentPort.postMessage({ id, ...found, cpuMs: (used.user + used.system) / 1000 });
   } catch (error) {
     parentPort.postMessage({ id, error: error?.message ?? String(error), unreadable: error?.unreadable === true });
   }

@@ -26,7 +26,7 @@ const CHECK = `import { readFileSync } from 'node:fs';
 import { createFacePool } from 'verify-widgets/server/node';
 const pool = createFacePool({ workers: 1 });
 const photo = readFileSync(process.argv[2]);
-const [faces, lit] = await pool.observe([photo, photo], { lightFrom: 1 });
+const { moves: [faces], light: [lit] } = await pool.observe({ moves: [photo], light: [photo] });
 console.log(JSON.stringify({ faces: faces.map((face) => ({ landmarks: face.landmarks.length, live: face.live })), grid: lit.map((face) => face.colours?.size) }));
 await pool.close();
 `;

@@ -19,7 +19,7 @@ import { presenter, type Presenter } from './live-capture.js';
 const pool = createFacePool({ workers: 1 });
 /** The pool, counting the pictures it was given: what ran the models. */
 let observed = 0;
-const counting: FaceObserver = { observe: (images, options) => ((observed += images.length), pool.observe(images, options)) };
+const counting: FaceObserver = { observe: (parts) => ((observed += parts.moves.length + parts.light.length), pool.observe(parts)) };
 let obama: Presenter;
 let biden: Presenter;
 let redis: RedisServer;

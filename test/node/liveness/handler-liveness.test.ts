@@ -12,6 +12,7 @@ import { setup } from '../server/handler-setup.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import type { LivenessChallenge } from '../../../src/core/protocol.js';
 import { presenter, type Presenter } from './live-capture.js';
+import type { FrameParts } from '../../../src/server/liveness/judge.js';
 
 const pool = createFacePool({ workers: 1 });
 let redis: RedisServer;
@@ -228,7 +229,7 @@ describe('handler: the shared store stops between a challenge and its answer (tw
   it('answers 503 at once, the models not run; once it is back, the person at most asks for a new challenge', async () => {
     const own = await startRedis();
     let observed = 0;
-    const counted = { observe: (images: Uint8Array[]) => (observed++, pool.observe(images)) };
+    const counted = { observe: (parts: FrameParts) => (observed++, pool.observe(parts)) };
     const t = await setup({ liveness: counted, store: new RedisStore(own.client(), { prefix: 'mid:' }), storeTimeoutMs: 300 }, {}, 2);
     const as = { user: 'obama', session: 'mid' };
     const answer = async () => {

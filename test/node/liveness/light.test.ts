@@ -32,7 +32,7 @@ const SWEEP = [0.6, INDOOR, 0.2, 0.1];
 type Takes = Map<LightColour | 'none', LitFace[]>;
 
 async function observed(images: Rgba[]): Promise<LitFace[]> {
-  const found = await pool.observe(images.map(jpegOf), { lightFrom: 0 });
+  const found = (await pool.observe({ moves: [], light: images.map(jpegOf) })).light;
   return found.map((faces) => {
     assert.equal(faces.length, 1, 'one face in every rendered frame');
     const face = faces[0] as FaceFound;

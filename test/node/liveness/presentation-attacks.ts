@@ -61,7 +61,7 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
       const seen = (shape: Shape, poses: Record<LivenessMove, Pose>) => views(pool, source, landmarks, shape, poses);
       const [head, still, kinds] = await Promise.all([
         seen('head', GENUINE),
-        pool.observe([0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 }))),
+        pool.observe({ moves: [0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 })), light: [] }).then(({ moves }) => moves),
         Promise.all(PICTURES.map(async ([kind, shape, poses]) => [kind, await seen(shape, poses)] as [Kind, Views])),
       ]);
       return { head, still, kinds };

@@ -44,7 +44,7 @@ export const MOVES = CHALLENGE_MOVES;
 
 /** The 68 landmarks the models find on a photo's face: where the head's depth is placed. */
 export async function landmarksOf(pool: FacePool, source: Rgba): Promise<Point[]> {
-  const [[found]] = (await pool.observe([toJpeg(source, 92)])) as [[FaceFound]];
+  const [[found]] = (await pool.observe({ moves: [toJpeg(source, 92)], light: [] })).moves as [[FaceFound]];
   return found.landmarks;
 }
 
@@ -52,6 +52,6 @@ export async function landmarksOf(pool: FacePool, source: Rgba): Promise<Point[]
 export type Views = Record<'front' | LivenessMove, FaceFound[]>;
 
 export async function views(pool: FacePool, source: Rgba, landmarks: Point[], shape: Shape, poses: Record<LivenessMove, Pose>): Promise<Views> {
-  const faces = await pool.observe([frame(source, landmarks, shape, {}), ...MOVES.map((move) => frame(source, landmarks, shape, poses[move]))]);
+  const faces = (await pool.observe({ moves: [frame(source, landmarks, shape, {}), ...MOVES.map((move) => frame(source, landmarks, shape, poses[move]))], light: [] })).moves;
   return { front: faces[0]!, ...Object.fromEntries(MOVES.map((move, i) => [move, faces[i + 1]!])) } as Views;
 }

@@ -35,7 +35,7 @@ function upright(image: Rgba): Rgba {
 
 /** How live the one face in each picture looks (a picture with no face or several scores nothing). */
 async function scores(images: Rgba[]): Promise<(number | null)[]> {
-  const found = await pool.observe(images.map((image) => toJpeg(image, 85)));
+  const found = (await pool.observe({ moves: images.map((image) => toJpeg(image, 85)), light: [] })).moves;
   return found.map((faces) => (faces.length === 1 ? faces[0]!.live : null));
 }
 

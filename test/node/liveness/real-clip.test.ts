@@ -21,7 +21,7 @@ after(() => pool.close());
 
 /** Each frame of a clip, through the models: the one face found in it. */
 async function clip(name: string): Promise<FaceFound[]> {
-  const found = await pool.observe(gifFrames(`${FIXTURES}liveness/${name}.gif`).map((frame) => toJpeg(frame, 92)));
+  const found = (await pool.observe({ moves: gifFrames(`${FIXTURES}liveness/${name}.gif`).map((frame) => toJpeg(frame, 92)), light: [] })).moves;
   assert.ok(found.every((faces) => faces.length === 1), 'one face in every frame');
   return found.map((faces) => faces[0]!);
 }
@@ -89,7 +89,7 @@ describe('the liveness rules on a real head (the fixtures\' clips)', () => {
     const rows: [string, FaceFound[], number][] = [['posted at the clip\'s own size', turning, turning.length]];
     for (const [i, frames] of taken.entries()) {
       // Close to the camera, her head leaves its view as she turns: those frames are no one's answer.
-      const found = (await pool.observe(frames)).filter((faces) => faces.length === 1).map((faces) => faces[0]!);
+      const found = (await pool.observe({ moves: frames, light: [] })).moves.filter((faces) => faces.length === 1).map((faces) => faces[0]!);
       rows.push([`the widget's frames, her face ${shares[i]! * 100} % of their height`, found, frames.length]);
     }
     const table = rows.map(([what, faces, of]) => ({ what, eyes: mean(faces.map(eyes)), seen: `${faces.length} of ${of}`, ...turnsOf(faces) }));

@@ -49,7 +49,7 @@ function reflect(frame: Rgba, landmarks: Point[], colour: LightColour, strength:
 }
 
 async function observed(images: Rgba[]): Promise<(LitFace | null)[]> {
-  const found = await pool.observe(images.map(jpegOf), { lightFrom: 0 });
+  const found = (await pool.observe({ moves: [], light: images.map(jpegOf) })).light;
   return found.map((faces) => (faces.length === 1 ? { landmarks: (faces[0] as FaceFound).landmarks, colours: (faces[0] as FaceFound).colours! } : null));
 }
 
