@@ -216,8 +216,10 @@ export async function verifyOtp(ctx: RequestContext, deps: OtpDeps): Promise<Res
       // The network's and the site's pressure count wrong codes the service has answered, never a
       // check in flight: on a busy site hundreds of right codes are in flight at once, and counted
       // first, they made their own pressure (a proof of work for people typing the right code).
-      // Signals only: the caps above were counted before the service was asked.
-      await runPlan(store, budget.wrong());
+      // Signals only: the caps above were counted before the service was asked. So they decide
+      // nothing for this answer, and are written after it where the runtime allows, as a right
+      // code's clean-up is: the person waits for one round trip, not two.
+      await ctx.options.afterwards.run(session, () => runPlan(store, budget.wrong()), { waitUntil: ctx.info.waitUntil, wait: false, answered: ctx.answered });
       if (attemptsLeft === 0) fail('too_many_attempts', SPENT, { attemptsLeft });
       fail('wrong_code', 'That code is not right.', { attemptsLeft });
     }

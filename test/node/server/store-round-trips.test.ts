@@ -55,7 +55,7 @@ describe('store round trips per route (a pipelining store)', () => {
   });
   after(() => t.close());
 
-  it("an OTP flow: send 1, verify 1 (its clean-up after the answer, where the runtime lets it: 1 more), the receipt 1; a send refused by its session cap 1", async () => {
+  it("an OTP flow: send 1, a wrong code 1 (its pressure's signals after the answer: 1 more), verify 1 (its clean-up after the answer, where the runtime lets it: 1 more), the receipt 1; a send refused by its session cap 1", async () => {
     const email = 'trips@example.com';
     const options = { session: 'trips' };
     await t.call('config', undefined, options);
@@ -65,7 +65,15 @@ describe('store round trips per route (a pipelining store)', () => {
     const send = link.take();
     // As on Workers or Vercel: the adapter passes waitUntil, and the answer does not wait for the clean-up.
     const later: Promise<unknown>[] = [];
-    const answer = await t.handler(t.request('verify-otp', { email, otp: await codeSentTo(t.emu, email) }, options), { waitUntil: (work: Promise<unknown>) => later.push(work) });
+    const code = await codeSentTo(t.emu, email);
+    const wrongAnswer = await t.handler(t.request('verify-otp', { email, otp: code === '0000' ? '1111' : '0000' }, options), { waitUntil: (work: Promise<unknown>) => later.push(work) });
+    const wrong = link.take();
+    assert.equal((await wrongAnswer.json()).error.code, 'wrong_code');
+    // The pressure's signals (a wrong code answered), written after the answer.
+    assert.equal(later.length, 1);
+    await Promise.all(later.splice(0));
+    const wrongAfter = link.take();
+    const answer = await t.handler(t.request('verify-otp', { email, otp: code }, options), { waitUntil: (work: Promise<unknown>) => later.push(work) });
     const verify = link.take();
     const verified = { status: answer.status, json: await answer.json() };
     assert.equal(verified.status, 200, JSON.stringify(verified.json));
@@ -84,9 +92,9 @@ describe('store round trips per route (a pipelining store)', () => {
     assert.equal(refusedAnswer.status, 429);
     const refused = link.take();
     assert.deepEqual(
-      { send: send.trips, verify: verify.trips, cleanUp: cleanUp.trips, receipt: receipt.trips, refused: refused.trips },
-      { send: 1, verify: 1, cleanUp: 1, receipt: 1, refused: 1 },
-      `operations: send ${send.ops}, verify ${verify.ops}, clean-up ${cleanUp.ops}, receipt ${receipt.ops}, refused ${refused.ops}`,
+      { send: send.trips, wrong: wrong.trips, wrongAfter: wrongAfter.trips, verify: verify.trips, cleanUp: cleanUp.trips, receipt: receipt.trips, refused: refused.trips },
+      { send: 1, wrong: 1, wrongAfter: 1, verify: 1, cleanUp: 1, receipt: 1, refused: 1 },
+      `operations: send ${send.ops}, wrong ${wrong.ops} (+${wrongAfter.ops}), verify ${verify.ops}, clean-up ${cleanUp.ops}, receipt ${receipt.ops}, refused ${refused.ops}`,
     );
   });
 });
