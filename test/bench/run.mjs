@@ -12,7 +12,7 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const started = Date.now();
 console.log(`verify-widgets benchmarks, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
 
-console.log(`Sizes, from the packed tarball installed in a fresh folder (esbuild with splitting, minified for browsers; first-load budgets: <otp-verify> <= 16 KB gzip, face and voice <= 15 KB, all three and the CDN file <= 24 KB; a whole flow <= ${FLOW_BUDGET}x its first load)`);
+console.log(`Sizes, from the packed tarball installed in a fresh folder, bundled from a site's entry file (esbuild with splitting, minified for browsers; and Vite 8's production build of the same file; first-load budgets: <otp-verify> <= 16 KB gzip, face and voice <= 15 KB, all three and the CDN file <= 24 KB; a whole flow <= ${FLOW_BUDGET}x its first load)`);
 const sizes = await measureSizes();
 console.log(formatSizes(sizes.rows));
 for (const anatomy of sizes.anatomies) console.log(`\n${formatAnatomy(anatomy)}`);

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Sizes, min+gzip and min+brotli, measured one way for everyone: esbuild bundles an entry that
-// imports the package as a user would, minified for browsers, split as Vite, Rollup and webpack
-// split at a dynamic import. Ours is the packed tarball installed in a fresh folder (its published
+// Sizes, min+gzip and min+brotli, measured one way for everyone: esbuild bundles an entry file
+// that imports the package as a user's would, minified for browsers, split as Vite, Rollup and
+// webpack split at a dynamic import; our widgets' first loads are measured through Vite too. Ours is the packed tarball installed in a fresh folder (its published
 // subpaths, Lit included); the anchors are `npm pack`ed into a temporary folder (never our
 // dependencies): their own code, with what they import left out, so their figures are lower bounds.
 // Figures, not a test. Usage: node test/bench/sizes.mjs [package.tgz]   (after npm run build)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { eachMapping, TraceMap } from '@jridgewell/trace-mapping';
@@ -31,10 +32,22 @@ const compressed = (bytes) => ({
 /** Files each compressed alone, as each is sent, and their sizes summed. */
 const summed = (files) => files.map(compressed).reduce((a, b) => ({ min: a.min + b.min, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { min: 0, gzip: 0, brotli: 0 });
 
-/** Bundles `source` as an entry in `dir`, minified for browsers, as every figure here is measured; `more` adds esbuild options. */
+/** The file a site's build starts from: `source` written as `main.js` in `dir`, as a site keeps its entry. */
+const ENTRY = 'main.js';
+function entryFile(dir, source) {
+  writeFileSync(join(dir, ENTRY), source);
+  return join(dir, ENTRY);
+}
+
+/**
+ * Bundles `source` as a site does, from its entry file in `dir` (esbuild splits a file entry and
+ * its stdin alike today, but a site has a file), minified for browsers, as every figure here is
+ * measured; `more` adds esbuild options.
+ */
 const browserBuild = (dir, source, more = {}) =>
   build({
-    stdin: { contents: source, resolveDir: dir, loader: 'js' },
+    entryPoints: [entryFile(dir, source)],
+    absWorkingDir: dir,
     bundle: true,
     minify: true,
     format: 'esm',
@@ -74,15 +87,33 @@ function withImports(outputs, start) {
  */
 async function bundle(dir, source, external = []) {
   const { outputFiles, metafile } = await browserBuild(dir, source, { external, splitting: true, outdir: 'out', metafile: true });
-  const contents = Object.fromEntries(outputFiles.map((file) => [relative(process.cwd(), file.path), file.contents]));
+  const contents = Object.fromEntries(outputFiles.map((file) => [relative(dir, file.path), file.contents]));
   const outputs = Object.fromEntries(Object.entries(metafile.outputs).filter(([path]) => path.endsWith('.js')));
   const entries = (pattern) => Object.keys(outputs).filter((path) => pattern.test(outputs[path].entryPoint ?? ''));
   const sum = (paths) => summed([...paths].map((path) => contents[path]));
-  const first = withImports(outputs, entries(/^<stdin>$/));
+  const first = withImports(outputs, entries(new RegExp(`^${ENTRY}$`)));
   // The later steps, and the light challenge's colours a face flow with light fetches besides.
   const later = entries(/later-steps\.js$|show-light\.js$/);
   const [single] = (await browserBuild(dir, source, { external })).outputFiles;
   return { ...sum(first), ...(later.length ? { flow: sum(withImports(outputs, [...first, ...later])) } : {}), everything: sum(Object.keys(outputs)), single: compressed(single.contents) };
+}
+
+/**
+ * The first load as Vite builds the same entry file for production (its defaults: Rolldown
+ * splitting at each dynamic import, minified), from the build's manifest: the entry's chunk and
+ * those it imports statically, each gzipped alone. Vite is installed beside the package once.
+ */
+async function viteFirstLoad(dir, source) {
+  const require = createRequire(join(dir, 'package.json'));
+  const { build: viteBuild } = await import(pathToFileURL(require.resolve('vite')).href);
+  entryFile(dir, source);
+  const outDir = join(dir, 'vite-out');
+  rmSync(outDir, { recursive: true, force: true });
+  await viteBuild({ root: dir, logLevel: 'silent', configFile: false, build: { outDir, manifest: 'manifest.json', modulePreload: false, rollupOptions: { input: join(dir, ENTRY) } } });
+  const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8'));
+  const keys = new Set(Object.keys(manifest).filter((key) => manifest[key].isEntry));
+  for (const key of keys) for (const next of manifest[key].imports ?? []) keys.add(next);
+  return { vite: summed([...keys].map((key) => readFileSync(join(outDir, manifest[key].file)))) };
 }
 
 /** Each widget's first-load budget (DESIGN.md) and last round's figure, gzip KiB, measured as above. */
@@ -117,10 +148,12 @@ export async function measureSizes(tarball) {
   const rows = [];
   const anatomies = [];
   try {
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'vite@^8'], { cwd: site.dir, stdio: 'ignore' });
+    const measured = async (source) => ({ ...(await bundle(site.dir, source)), ...(await viteFirstLoad(site.dir, source)) });
     for (const name of ['otp-verify', 'face-verify', 'voice-verify']) {
-      rows.push({ what: `<${name}>, Lit included`, ...TARGETS[name], ...(await bundle(site.dir, `import 'verify-widgets/${name}';`)) });
+      rows.push({ what: `<${name}>, Lit included`, ...TARGETS[name], ...(await measured(`import 'verify-widgets/${name}';`)) });
     }
-    rows.push({ what: 'all three, Lit included', ...TARGETS.all, ...(await bundle(site.dir, ['otp', 'face', 'voice'].map((n) => `import 'verify-widgets/${n}-verify';`).join('\n'))) });
+    rows.push({ what: 'all three, Lit included', ...TARGETS.all, ...(await measured(['otp', 'face', 'voice'].map((n) => `import 'verify-widgets/${n}-verify';`).join('\n'))) });
     rows.push({ what: 'the CDN file (dist/cdn/verify-widgets.js)', ...TARGETS.cdn, ...cdnFile(join(site.dir, 'node_modules/verify-widgets/dist/cdn')) });
     rows.push({ what: '<otp-verify> own code (Lit left out)', ...(await bundle(site.dir, "import 'verify-widgets/otp-verify';", ['lit', 'lit/*', '@lit/*', 'tslib'])) });
     for (const name of ['otp-verify', 'face-verify', 'voice-verify']) anatomies.push(await measureAnatomy(site.dir, name));
@@ -186,9 +219,9 @@ function stretchesOf(code, mapText) {
  */
 export async function measureAnatomy(dir, name) {
   const result = await browserBuild(dir, `import 'verify-widgets/${name}';`, { sourcemap: 'external', splitting: true, outdir: 'out', metafile: true });
-  const byPath = Object.fromEntries(result.outputFiles.map((file) => [relative(process.cwd(), file.path), file.text]));
+  const byPath = Object.fromEntries(result.outputFiles.map((file) => [relative(dir, file.path), file.text]));
   const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).filter(([path]) => path.endsWith('.js')));
-  const first = [...withImports(outputs, Object.keys(outputs).filter((path) => outputs[path].entryPoint === '<stdin>'))].map((path) => stretchesOf(byPath[path], byPath[`${path}.map`]));
+  const first = [...withImports(outputs, Object.keys(outputs).filter((path) => outputs[path].entryPoint === ENTRY))].map((path) => stretchesOf(byPath[path], byPath[`${path}.map`]));
   const sizeOf = (leftOut) => ({
     min: first.reduce((n, f) => n + f.stretches.reduce((m, s) => m + (leftOut(s.file) ? s.end - s.start : 0), 0), 0),
     gzip: first.reduce((n, f) => n + gzip(f.code) - gzip(f.without(leftOut)), 0),
@@ -231,6 +264,7 @@ export function formatSizes(rows) {
     ['gzip KB', 7, (r) => kb(r.gzip)],
     ['br KB', 6, (r) => kb(r.brotli)],
     ['budget', 6, (r) => r.budget?.toFixed(1) ?? ''],
+    ['Vite first load gzip', 20, (r) => kb(r.vite?.gzip)],
     ['last round', 10, (r) => r.last?.toFixed(1) ?? ''],
     [`whole flow gzip (budget ${FLOW_BUDGET}x)`, 28, (r) => (r.flow ? `${kb(r.flow.gzip)} (${(r.flow.gzip / r.gzip).toFixed(2)}x)` : '')],
     ['everything gzip', 15, (r) => kb(r.everything?.gzip)],
