@@ -1,6 +1,6 @@
 import type { PropertyValues, PropertyDeclarations } from 'lit';
 import type { CaptureTools } from './later/capture.js';
-import { BiometricElement } from '../internal/biometric-element.js';
+import { BiometricElement } from '../biometric/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { onDemand } from '../internal/on-demand.js';
 import type { FaceDetectorLike } from './later/face-detector.js';

@@ -1,6 +1,6 @@
 import type { PropertyDeclarations } from 'lit';
 import type { MicrophoneFailure } from '../core/protocol.js';
-import { BiometricElement } from '../internal/biometric-element.js';
+import { BiometricElement } from '../biometric/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { onDemand } from '../internal/on-demand.js';
 import type { RecordingTools } from './later/recording-tools.js';

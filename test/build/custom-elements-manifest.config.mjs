@@ -10,7 +10,7 @@ const types = `${outdir}/types`;
 const editors = { outdir: types, hideLogs: true };
 
 export default {
-  globs: ['src/*/*-verify.ts', 'src/*/define.ts', 'src/internal/verify-element.ts', 'src/internal/biometric-element.ts', 'src/events/*.ts'],
+  globs: ['src/*/*-verify.ts', 'src/*/define.ts', 'src/internal/verify-element.ts', 'src/biometric/biometric-element.ts', 'src/events/*.ts'],
   // Tests write it elsewhere, to check the sources without touching the build's copy.
   outdir,
   // The React wrappers match the widgets' glob but are not elements; the events' index only

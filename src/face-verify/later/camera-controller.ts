@@ -2,7 +2,7 @@
  * Owns the camera stream of a widget (see DeviceController): the front camera preferred, and a
  * switch between cameras when there are several.
  */
-import { DeviceController } from '../../internal/later/device-controller.js';
+import { DeviceController } from '../../biometric/later/device-controller.js';
 
 export class CameraController extends DeviceController {
   protected readonly missing = 'no-camera';

@@ -4,7 +4,7 @@
  * shows only the priming step does not carry it.
  */
 import type { CameraFailure, LivenessMove } from '../../core/protocol.js';
-import { failureOf } from '../../internal/later/device-controller.js';
+import { failureOf } from '../../biometric/later/device-controller.js';
 import { CameraController } from './camera-controller.js';
 import { browserFaceDetector } from './face-detector.js';
 import { heldMs, readyToCapture } from './face-verify.flow.js';

@@ -4,8 +4,8 @@ import { heldMs, type FaceEvent, type FaceState, type LightChallenge } from './f
 import type { ConfigResponse, LivenessMove } from '../../core/protocol.js';
 import { format } from '../../core/format.js';
 import { failureHeading, failureText } from '../../internal/later/failure-text.js';
-import { accountButton } from '../../internal/later/account-actions.js';
-import type { SampleView } from '../../internal/biometric-element.js';
+import { accountButton } from '../../biometric/later/account-actions.js';
+import type { SampleView } from '../../biometric/biometric-element.js';
 import type { FaceStrings } from '../../translations/en/face.js';
 
 /** What the templates read from <face-verify>, which implements it. */

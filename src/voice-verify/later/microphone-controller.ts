@@ -4,7 +4,7 @@
  * stops every track, unhooks the audio graph and closes the AudioContext: Chromium keeps a worklet
  * node alive through its port's handler, and that handler holds the element.
  */
-import { DeviceController } from '../../internal/later/device-controller.js';
+import { DeviceController } from '../../biometric/later/device-controller.js';
 import type { VoiceFrame } from './voice-frames.js';
 
 /** Browser processing of the microphone; off by default, since speaker verification wants raw audio. */

@@ -5,7 +5,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { MicrophoneFailure } from '../../core/protocol.js';
-import { failureOf } from '../../internal/later/device-controller.js';
+import { failureOf } from '../../biometric/later/device-controller.js';
 import { MicrophoneController } from './microphone-controller.js';
 import { PlaybackController } from './playback-controller.js';
 import { RecordingController, type RecordingOptions } from './recording-controller.js';

@@ -1,6 +1,6 @@
 import { css } from 'lit';
 import { stepStyles } from '../../internal/later/step.styles.js';
-import { handoffStyles } from '../../internal/handoff/handoff.styles.js';
+import { handoffStyles } from '../../biometric/later/handoff.styles.js';
 
 /** The look of the steps after the first, which comes with their code (the first step's is baseStyles alone). */
 export const laterStyles = [

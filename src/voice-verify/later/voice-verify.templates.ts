@@ -3,8 +3,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { cssVars } from '../../internal/css-vars.js';
 import { failureHeading, failureText } from '../../internal/later/failure-text.js';
 import { format, formatSeconds } from '../../core/format.js';
-import { accountButton } from '../../internal/later/account-actions.js';
-import type { SampleView } from '../../internal/biometric-element.js';
+import { accountButton } from '../../biometric/later/account-actions.js';
+import type { SampleView } from '../../biometric/biometric-element.js';
 import type { VoiceEvent, VoiceState } from './voice-verify.flow.js';
 import type { VoiceStrings } from '../../translations/en/voice.js';
 

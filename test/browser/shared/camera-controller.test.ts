@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { CameraController } from '../../../src/face-verify/later/camera-controller.js';
-import { DeviceError } from '../../../src/internal/later/device-controller.js';
+import { DeviceError } from '../../../src/biometric/later/device-controller.js';
 import { restoreGetUserMedia } from '../support/media.js';
 
 class CameraHost extends LitElement {

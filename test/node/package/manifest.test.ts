@@ -51,8 +51,8 @@ const BASE_STYLES = ['src/internal/base.styles.ts', 'src/internal/later/step.sty
 // The friction code asks the page for a human check only where the protocol has friction (send-otp
 // and verify-otp), and for a fresh session token on every route.
 /** Continue on your phone: the computer's panel and the phone's note, in both face and voice widgets. */
-const HANDOFF = ['src/internal/handoff/handoff-controller.ts', 'src/internal/handoff/handoff-panel.ts', 'src/internal/handoff/handoff-phone.ts', 'src/internal/handoff/handoff-host.ts'];
-const BIOMETRIC = ['src/internal/biometric-element.ts', 'src/internal/later/account-actions.ts', ...HANDOFF, ...BASE];
+const HANDOFF = ['src/biometric/handoff-controller.ts', 'src/biometric/later/handoff-panel.ts', 'src/biometric/later/handoff-phone.ts', 'src/biometric/handoff-host.ts'];
+const BIOMETRIC = ['src/biometric/biometric-element.ts', 'src/biometric/later/account-actions.ts', ...HANDOFF, ...BASE];
 /** Each widget's files (the element first), where its flow's steps are, and the files of its look: the first step's, and the later steps'. */
 const COMPONENTS = {
   'otp-verify': {
@@ -64,13 +64,13 @@ const COMPONENTS = {
   'face-verify': {
     files: ['src/face-verify/face-verify.ts', 'src/face-verify/first-step.ts', 'src/face-verify/later/face-verify.templates.ts', 'src/face-verify/later/capture.ts', ...BIOMETRIC],
     flow: 'src/face-verify/later/face-verify.flow.ts',
-    styles: ['src/face-verify/first-step.ts', 'src/face-verify/later/face-verify.styles.ts', 'src/internal/handoff/handoff.styles.ts', ...BASE_STYLES],
+    styles: ['src/face-verify/first-step.ts', 'src/face-verify/later/face-verify.styles.ts', 'src/biometric/later/handoff.styles.ts', ...BASE_STYLES],
     also: ['verify-session-token'],
   },
   'voice-verify': {
     files: ['src/voice-verify/voice-verify.ts', 'src/voice-verify/first-step.ts', 'src/voice-verify/later/voice-verify.templates.ts', ...BIOMETRIC],
     flow: 'src/voice-verify/later/voice-verify.flow.ts',
-    styles: ['src/voice-verify/later/voice-verify.styles.ts', 'src/internal/handoff/handoff.styles.ts', ...BASE_STYLES],
+    styles: ['src/voice-verify/later/voice-verify.styles.ts', 'src/biometric/later/handoff.styles.ts', ...BASE_STYLES],
     also: ['verify-session-token'],
   },
 };

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jsQR from 'jsqr';
-import { qrPath } from '../../../src/internal/handoff/qr-path.js';
+import { qrPath } from '../../../src/biometric/later/qr-path.js';
 
 /** Paints the path's rectangles (`M x y h w v1 H x z`) at `scale` pixels a module, inside a 4-module white border. */
 function raster({ path, size }: { path: string; size: number }, scale = 4) {

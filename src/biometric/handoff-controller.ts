@@ -6,16 +6,16 @@
  * (handoff-phone.ts, handoff-panel.ts).
  */
 import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
-import { HANDOFF_FRAGMENT, type BiometricKind } from '../../core/protocol.js';
+import { HANDOFF_FRAGMENT, type BiometricKind } from '../core/protocol.js';
 import { savedLink, shortCode, type HandoffHost, type HandoffSetting, type PhoneLink } from './handoff-host.js';
-import { onDemand } from '../on-demand.js';
-import type { RequestController } from '../request-controller.js';
-import type { HandoffPanel } from './handoff-panel.js';
-import type { PhoneSide } from './handoff-phone.js';
+import { onDemand } from '../internal/on-demand.js';
+import type { RequestController } from '../internal/request-controller.js';
+import type { HandoffPanel } from './later/handoff-panel.js';
+import type { PhoneSide } from './later/handoff-phone.js';
 
 const SPINNER = html`<div part="spinner" class="spinner" aria-hidden="true"></div>`;
-const panelCode = onDemand(() => import('./handoff-panel.js'));
-const phoneCode = onDemand(() => import('./handoff-phone.js'));
+const panelCode = onDemand(() => import('./later/handoff-panel.js'));
+const phoneCode = onDemand(() => import('./later/handoff-phone.js'));
 
 /** The link's token for a widget of this kind, from `#verify-handoff=<kind>.<token>`, or null on a page not opened from a link. */
 function linkToken(kind: BiometricKind): string | null {

@@ -1,8 +1,8 @@
 /** What continue on your phone needs of a face or voice widget, and the short code as both screens show it. */
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import type { BiometricKind, ConfigResponse, FaceStep, HandoffStatus, VoiceStep } from '../../core/protocol.js';
-import type { BiometricStrings } from '../../translations/en/biometric.js';
-import type { FailureFacts } from '../later/failure-text.js';
+import type { BiometricKind, ConfigResponse, FaceStep, HandoffStatus, VoiceStep } from '../core/protocol.js';
+import type { BiometricStrings } from '../translations/en/biometric.js';
+import type { FailureFacts } from '../internal/later/failure-text.js';
 
 /** `auto` offers the phone when the camera or microphone fails; `offer` from the start too; `always` goes straight to it; `off` never. */
 export type HandoffSetting = 'auto' | 'offer' | 'always' | 'off';

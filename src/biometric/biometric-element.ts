@@ -9,12 +9,12 @@ import { VerifyEnrolledEvent } from '../events/enrolled.js';
 import { VerifyErrorEvent } from '../events/error.js';
 import { VerifyOtherWayEvent } from '../events/other-way.js';
 import type { DeviceFailure } from '../core/protocol.js';
-import type { failureText, FailureFacts } from './later/failure-text.js';
+import type { failureText, FailureFacts } from '../internal/later/failure-text.js';
 import { type AccountProblem, type SampleEvent, type FaceStep, type VoiceStep, type BiometricKind, type ConfigResponse, type HandoffStatus, type LiveFaceBody } from '../core/protocol.js';
-import { StaleAnswer } from './request-controller.js';
-import { HandoffController } from './handoff/handoff-controller.js';
-import { proofIn, VerifyElement, type LaterCode, type StepView } from './verify-element.js';
-import { stringsFor } from './localize.js';
+import { StaleAnswer } from '../internal/request-controller.js';
+import { HandoffController } from './handoff-controller.js';
+import { proofIn, VerifyElement, type LaterCode, type StepView } from '../internal/verify-element.js';
+import { stringsFor } from '../internal/localize.js';
 import type { BiometricStrings } from '../translations/en/biometric.js';
 
 

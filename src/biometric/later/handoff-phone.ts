@@ -3,9 +3,9 @@
  * claimed once (the device key kept for a reload), the computer told when the capture begins, and
  * asked every few seconds whether it cancelled, which ends the phone too.
  */
-import { savedLink, type HandoffHost, type PhoneLink } from './handoff-host.js';
-import { HostError } from '../host-api.js';
-import { RequestController } from '../request-controller.js';
+import { savedLink, type HandoffHost, type PhoneLink } from '../handoff-host.js';
+import { HostError } from '../../internal/host-api.js';
+import { RequestController } from '../../internal/request-controller.js';
 
 /** How often the phone asks whether the computer cancelled. */
 const PHONE_WATCH_MS = 3000;

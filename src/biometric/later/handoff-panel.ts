@@ -6,12 +6,12 @@
  */
 import { html, svg, type TemplateResult } from 'lit';
 import { HANDOFF_FRAGMENT, type HandoffState } from '../../core/protocol.js';
-import { shortCode, spelled, type HandoffHost } from './handoff-host.js';
-import { asHostError, HostError } from '../host-api.js';
+import { shortCode, spelled, type HandoffHost } from '../handoff-host.js';
+import { asHostError, HostError } from '../../internal/host-api.js';
 import { format } from '../../core/format.js';
 import { handoffPanelEnglish, type HandoffPanelStrings } from '../../translations/en/handoff.js';
 import { qrPath } from './qr-path.js';
-import { StaleAnswer, type RequestController } from '../request-controller.js';
+import { StaleAnswer, type RequestController } from '../../internal/request-controller.js';
 
 /** How often the computer asks how the phone is getting on. */
 const POLL_MS = 2000;
