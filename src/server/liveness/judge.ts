@@ -17,6 +17,7 @@ import { planarResidual, poseOf, type Point } from './geometry.js';
 import { noseParallax, noseShifts, type Luma } from './parallax.js';
 import { secureRandom } from './random.js';
 import { judgeLight, type ColourGrid, type LightColour } from './light.js';
+import type { FilmFrame } from './film.js';
 
 export type { Move };
 
@@ -52,12 +53,18 @@ export interface FrameParts<T = Uint8Array> {
   light: T[];
 }
 
+/** A live answer's pictures, with the challenge filmed: its frames in order (film.ts). */
+export type Pictures = FrameParts & { video?: Uint8Array[] };
+
+/** What was found in each part's pictures: every face in each still, the one face followed through the film. */
+export type Observed = FrameParts<FaceFound[]> & { video?: FilmFrame[] };
+
 /**
  * Finds the faces in each picture of each part: the Node entry's `createFacePool()`, running the
  * models in worker threads. A picture it cannot decode rejects with `UnreadablePictureError`.
  */
 export interface FaceObserver {
-  observe(parts: FrameParts): Promise<FrameParts<FaceFound[]>>;
+  observe(parts: Pictures): Promise<Observed>;
 }
 
 /** A picture that could not be decoded: the sender's fault (a frame cut short, not an image), never the server's. */

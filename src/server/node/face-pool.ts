@@ -6,13 +6,11 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { UnreadablePictureError, type FaceFound, type FaceObserver, type FrameParts } from '../liveness/judge.js';
+import { UnreadablePictureError, type FaceObserver, type Observed, type Pictures } from '../liveness/judge.js';
 
 /** A message to face-worker.mjs, and its answer. */
-interface FaceRequest extends FrameParts {
-  id: number;
-}
-type FaceAnswer = ({ id: number; cpuMs: number } & FrameParts<FaceFound[]>) | { id: number; error: string; unreadable: boolean };
+type FaceRequest = Pictures & { id: number };
+type FaceAnswer = ({ id: number; cpuMs: number } & Observed) | { id: number; error: string; unreadable: boolean };
 
 export interface FacePoolOptions {
   /** Worker threads; one fewer than the cores by default, at least one. */
@@ -33,7 +31,7 @@ export interface FacePool extends FaceObserver {
 
 interface Job {
   request: FaceRequest;
-  resolve(found: FrameParts<FaceFound[]>): void;
+  resolve(found: Observed): void;
   reject(error: Error): void;
 }
 
@@ -68,7 +66,8 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
       if ('error' in answer) entry.job.reject(answer.unreadable ? new UnreadablePictureError(answer.error) : new Error(`face models: ${answer.error}`));
       else {
         lastCpuMs = answer.cpuMs;
-        entry.job.resolve({ moves: answer.moves, light: answer.light });
+        const { id: _, cpuMs: __, ...found } = answer;
+        entry.job.resolve(found);
       }
       idle.push(worker);
       pump();
@@ -98,10 +97,10 @@ export function createFacePool({ workers = Math.max(1, availableParallelism() - 
   };
 
   return {
-    observe({ moves, light }) {
+    observe(parts) {
       if (queue.length >= maxQueue) return Promise.reject(new FacePoolBusyError('Too many face checks are waiting'));
       return new Promise((resolve, reject) => {
-        queue.push({ request: { id: nextId++, moves, light }, resolve, reject });
+        queue.push({ request: { id: nextId++, ...parts }, resolve, reject });
         pump();
       });
     },

@@ -1,0 +1,124 @@
+/**
+ * A live challenge judged as a film, not as three snapshots: one face followed through every frame
+ * (a detector counts the faces every few frames; the landmarks follow the face in between), and
+ * the rules read over the whole of it.
+ *
+ * - One face: a second one in any frame the detector ran on refuses; so does a face lost.
+ * - One person: the face is continuous from frame to frame (a cut to another clip, a face swapped
+ *   in, jumps where a head does not), and where it faces the camera (the frames the worker
+ *   described, one in each third of the film) it is the same person throughout. A turn to full
+ *   profile is not judged on identity, which the recognition model cannot give there: continuity
+ *   carries the person through it.
+ * - The movements asked, each reached after the last, in the order asked.
+ * - Depth and the passive layer over many frames: the median of each movement's frames, so that
+ *   one frame a model misread cannot pass or refuse a person.
+ *
+ * The thresholds are judge.ts's, measured there, but for continuity's, measured on the fixtures'
+ * real clips (film.test.ts prints their margins).
+ */
+import { LIMITS, type Move, type Verdict } from './judge.js';
+import { eyeCentres, planarResidual, poseOf, type Point, type Pose } from './geometry.js';
+import { noseParallax, noseShifts, type Luma } from './parallax.js';
+
+/** What the face worker found in one frame of a film. */
+export interface FilmFrame {
+  /** How many faces the detector found in this frame, where it ran (null where the face was followed only). */
+  faces: number | null;
+  /** The followed face's 68 landmarks; null once it was lost. */
+  landmarks: Point[] | null;
+  /** Its surroundings in grey (parallax.ts). */
+  luma: Luma | null;
+  /** Its embedding, on the frames where it faces the camera most (else empty). */
+  descriptor: number[];
+  /** The passive model's score, on the same frames (else NaN). */
+  live: number;
+}
+
+export const FILM_LIMITS = {
+  ...LIMITS,
+  /**
+   * From one frame to the next, the face's middle moves at most this many of its eye distances,
+   * and its size changes by at most this factor: a head turning or nodding at a film's rate stays
+   * well within both; a cut to another clip of a face elsewhere, or of another size, does not.
+   */
+  jump: 1.2,
+  resize: 1.35,
+};
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+const centre = (landmarks: Point[]) => {
+  const [a, b] = eyeCentres(landmarks);
+  return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+};
+
+const DISPLACED: Record<Move, (front: Pose, frame: Pose) => number> = {
+  left: (front, frame) => frame.yaw - front.yaw,
+  right: (front, frame) => front.yaw - frame.yaw,
+  up: (front, frame) => front.pitch - frame.pitch,
+  down: (front, frame) => frame.pitch - front.pitch,
+  closer: (front, frame) => frame.size / front.size,
+};
+const REACHED: Record<Move, keyof typeof LIMITS> = { left: 'turn', right: 'turn', up: 'nod', down: 'nod', closer: 'closer' };
+const NOSE_GOES: Record<Move, Point> = { left: { x: 1, y: 0 }, right: { x: -1, y: 0 }, up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, closer: { x: 0, y: 0 } };
+
+export function judgeFilm(film: FilmFrame[], moves: readonly Move[], limits = FILM_LIMITS): Verdict {
+  if (film.length < moves.length + 1) return { live: false, reason: 'frames_missing' };
+  for (const [index, frame] of film.entries()) {
+    if ((frame.faces ?? 1) > 1) return { live: false, reason: 'several_faces', frame: index };
+    if (!frame.landmarks || (index === 0 && frame.faces === 0)) return { live: false, reason: 'no_face', frame: index };
+  }
+  const marks = film.map((frame) => frame.landmarks!);
+  const poses = marks.map(poseOf);
+  for (let i = 1; i < film.length; i++) {
+    const [a, b] = [poses[i - 1]!, poses[i]!];
+    const [from, to] = [centre(marks[i - 1]!), centre(marks[i]!)];
+    const scale = Math.max(a.size, b.size) / Math.max(1e-6, Math.min(a.size, b.size));
+    if (Math.hypot(to.x - from.x, to.y - from.y) > limits.jump * Math.max(a.size, b.size) || scale > limits.resize) return { live: false, reason: 'not_same_person', frame: i };
+  }
+  const described = film.flatMap((frame, index) => (frame.descriptor.length ? [index] : []));
+  for (const i of described) for (const j of described) if (j > i && distance(film[i]!.descriptor, film[j]!.descriptor) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: j };
+  // The frontal frame: the first third's described one, where the face looks straightest at the
+  // camera before the movements; they are measured from it, and must come after it.
+  const start = described[0] ?? 0;
+  const frontPose = poses[start]!;
+  if (Math.abs(frontPose.yaw) > limits.frontalYaw) return { live: false, reason: 'not_frontal', frame: start };
+  // Each movement: the frames where it shows, from the first after the last movement's.
+  let from = start + 1;
+  const held: number[][] = [];
+  for (const move of moves) {
+    const threshold = limits[REACHED[move]] as number;
+    const showing = (i: number) => DISPLACED[move](frontPose, poses[i]!) >= threshold;
+    const reached = film.findIndex((_, i) => i >= from && showing(i));
+    if (reached < 0) return { live: false, reason: 'move_not_seen', move, frame: from };
+    let until = reached;
+    while (until + 1 < film.length && showing(until + 1)) until++;
+    held.push(Array.from({ length: until - reached + 1 }, (_, k) => reached + k));
+    from = until + 1;
+  }
+  const scored = film.filter((frame) => Number.isFinite(frame.live));
+  if (!scored.length || !(median(scored.map((frame) => frame.live)) >= limits.live)) return { live: false, reason: 'screen_or_print' };
+  const base = marks[start]!;
+  const depth = Math.max(...held.map((frames) => median(frames.map((i) => planarResidual(base, marks[i]!)))));
+  if (!(depth >= limits.depth)) return { live: false, reason: 'flat' };
+  const first = { landmarks: base, luma: film[start]!.luma! };
+  const parallax = Math.max(
+    ...moves.map((move, m) => {
+      if (move === 'closer') return 0;
+      const frames = held[m]!.filter((i) => film[i]!.luma);
+      return frames.length ? median(frames.map((i) => noseParallax(noseShifts(first, { landmarks: marks[i]!, luma: film[i]!.luma! }), NOSE_GOES[move]))) : 0;
+    }),
+  );
+  if (!(parallax >= limits.parallax)) return { live: false, reason: 'flat' };
+  return { live: true, frontal: start };
+}
+
+function distance(a: number[], b: number[]): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
+  return Math.sqrt(sum);
+}
