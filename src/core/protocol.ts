@@ -154,24 +154,27 @@ export interface LivenessChallenge {
 }
 
 /**
- * A live answer's frames: JPEGs at most `maxSide` pixels a side, all of them together (the
- * movements' and the light's) at most `maxTotalBytes`, which the handler refuses past and the
- * widget keeps under (`liveFrameBase64`).
+ * A live answer's frames: JPEGs at most `maxSide` pixels a side, all of them together (the film's
+ * and the light's) at most `maxTotalBytes`, which the handler refuses past and the widget keeps
+ * under (`liveFrameBase64`). The film: between `minFilm` and `maxFilm` frames, each at most
+ * `filmSide` pixels a side (enough for the models to follow a face at a webcam's distance; the
+ * service compares the film's frontal frame).
  */
-export const LIVE_FRAMES = { maxSide: 640, maxTotalBytes: 1024 * 1024 };
+export const LIVE_FRAMES = { maxSide: 640, maxTotalBytes: 1024 * 1024, filmSide: 480, minFilm: 6, maxFilm: 24 };
 
-/**
- * The longest base64 each of `count` frames may be for all of them to fit the handler's bytes, and
- * at most 300 KB (a phone's upload): three frames of movements get 300 KB, seven with the light 195.
- */
+/** The longest base64 each of `count` frames may be for all of them to fit the handler's bytes, and at most 40 KB (a phone's upload). */
 export function liveFrameBase64(count: number): number {
-  return Math.min(300 * 1024, Math.floor(LIVE_FRAMES.maxTotalBytes / count / 3) * 4);
+  return Math.min(40 * 1024, Math.floor(LIVE_FRAMES.maxTotalBytes / count / 3) * 4);
 }
 
-/** A face checked live: a frontal frame, then one frame for each movement, in order (JPEG, base64), and the challenge's nonce. */
+/**
+ * A face checked live: the challenge filmed from its frontal look through every movement (JPEG,
+ * base64, in order), when each frame was taken (ms from the first), and the challenge's nonce.
+ */
 export interface LiveFaceBody {
   nonce: string;
-  frames: string[];
+  video: string[];
+  times: number[];
   /** With a light challenge: one frame under each colour, in order (JPEG, base64). */
   lit?: string[];
 }
@@ -372,9 +375,9 @@ export const ROUTES: { readonly [R in Route]: RouteSpec<R> } = {
   'send-otp': { method: 'POST', fields: ['method', 'phone', 'email', 'lang', 'resend', 'altcha', 'humanCheck'], media: false },
   'verify-otp': { method: 'POST', fields: ['phone', 'email', 'otp', 'altcha', 'humanCheck'], media: false },
   'liveness-challenge': { method: 'POST', fields: [], media: false },
-  'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face, 'nonce', 'frames', 'lit'], media: true },
+  'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face, 'nonce', 'video', 'times', 'lit'], media: true },
   'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice], media: true },
-  'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face, 'nonce', 'frames', 'lit'], media: true },
+  'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face, 'nonce', 'video', 'times', 'lit'], media: true },
   'enroll-voice': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.voice], media: true },
   'handoff-start': { method: 'POST', fields: ['kind', 'mode'], media: false },
   'handoff-status': { method: 'POST', fields: ['token', 'cancel'], media: false },

@@ -92,7 +92,7 @@ export class FaceVerify extends BiometricElement<FaceStep, FaceStrings, FaceLate
       permission: () => void this.openCamera(null),
       preview: () => void this.#withTools(async ({ sampler }) => sampler.start()),
       challenge: () => void this.#withTools(({ challenge }) => challenge()),
-      uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, frames: live.frames, ...(live.lit ? { lit: live.lit } : {}) } : image, source),
+      uploading: ({ image, source, live }) => void this.upload(live ? { nonce: live.nonce, video: live.video, times: live.times, ...(live.lit ? { lit: live.lit } : {}) } : image, source),
     },
     // The camera is only on while the person is framing the photo or following the movements.
     change: ({ step }) => void (['permission', 'preview', 'challenge'].includes(step) || this.tools?.camera.stop()),

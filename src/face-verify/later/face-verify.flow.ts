@@ -9,11 +9,18 @@ import type { QualityProblem } from './frame-quality.js';
 export type FaceFailure = CameraFailure | ErrorCode | AccountProblem | 'bad_file';
 export type ImageSource = 'camera' | 'file';
 
-/** A live challenge's answer: its nonce and the frames taken so far (the frontal one first). */
+/**
+ * A live challenge's answer: its nonce, and its film so far (the frontal look first, then every
+ * movement), with when each frame was taken (ms from the first); `filmed` once the movements end.
+ */
 export interface LiveAnswer {
   nonce: string;
   moves: LivenessMove[];
-  frames: string[];
+  video: string[];
+  times: number[];
+  /** The step shown: 0 the frontal look, then 1 for the first movement, and on. */
+  asked: number;
+  filmed: boolean;
   /** With the host's light challenge: its colours, and a frame taken under each so far. */
   light?: LightChallenge;
   lit?: string[];
@@ -73,8 +80,12 @@ export type FaceEvent =
   /** The host checks faces live: the framed face starts a challenge instead of a photo. */
   | { type: 'live' }
   | { type: 'challenge'; nonce: string; moves: LivenessMove[]; light?: LightChallenge }
-  /** The next frame of the challenge: the frontal one, then one per movement. */
-  | { type: 'frame'; image: string }
+  /** The film's next frame, taken `at` ms after its first. */
+  | { type: 'frame'; image: string; at: number }
+  /** The next movement is asked for. */
+  | { type: 'ask' }
+  /** The movements' steps are over: the film is whole. */
+  | { type: 'filmed' }
   /** The person, warned and close to the screen, starts the colours. */
   | { type: 'light' }
   /** The frame taken under the next colour. */
@@ -120,11 +131,14 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
       return state.step === 'preview' ? { step: 'challenge', live: null } : state;
     case 'challenge':
       if (state.step !== 'challenge' || state.live) return state;
-      return { step: 'challenge', live: { nonce: event.nonce, moves: event.moves, frames: [], ...(event.light ? { light: event.light, lit: [] } : {}) } };
-    case 'frame': {
-      if (state.step !== 'challenge' || !state.live || movementsDone(state.live)) return state;
-      return answered({ ...state.live, frames: [...state.live.frames, event.image] });
-    }
+      return { step: 'challenge', live: { nonce: event.nonce, moves: event.moves, video: [], times: [], asked: 0, filmed: false, ...(event.light ? { light: event.light, lit: [] } : {}) } };
+    case 'frame':
+      if (state.step !== 'challenge' || !state.live || state.live.filmed) return state;
+      return { ...state, live: { ...state.live, video: [...state.live.video, event.image], times: [...state.live.times, event.at] } };
+    case 'ask':
+      return state.step === 'challenge' && state.live && !state.live.filmed && state.live.asked < state.live.moves.length ? { ...state, live: { ...state.live, asked: state.live.asked + 1 } } : state;
+    case 'filmed':
+      return state.step === 'challenge' && state.live && !state.live.filmed && state.live.video.length ? answered({ ...state.live, filmed: true }) : state;
     case 'light':
       return state.step === 'challenge' && state.live?.light && movementsDone(state.live) && !state.lighting ? { ...state, lighting: true } : state;
     case 'lit':
@@ -183,12 +197,12 @@ function uploadFailed({ image, source, live }: Extract<FaceState, { step: 'uploa
   }
 }
 
-const movementsDone = (live: LiveAnswer) => live.frames.length > live.moves.length;
+const movementsDone = (live: LiveAnswer) => live.filmed;
 
-/** The answer is sent once every frame is taken: the movements', then the light's; the frontal frame is the one the service compares. */
+/** The answer is sent once every frame is taken: the film, then the light's. */
 function answered(live: LiveAnswer, lighting = false): FaceState {
   const done = movementsDone(live) && (!live.light || live.lit!.length === live.light.colours.length);
-  return done ? { step: 'uploading', image: live.frames[0]!, source: 'camera', live } : { step: 'challenge', live, ...(lighting ? { lighting } : {}) };
+  return done ? { step: 'uploading', image: live.video[0]!, source: 'camera', live } : { step: 'challenge', live, ...(lighting ? { lighting } : {}) };
 }
 
 /** A live answer refused or lost: its challenge is spent, so a retry frames the face again for a new one; no file is offered. */

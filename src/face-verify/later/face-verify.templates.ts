@@ -72,15 +72,15 @@ function camera(v: FaceView, { heading, good, extra = nothing, feedback, verdict
 function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challenge' }>) {
   const { t } = v;
   const { live } = state;
-  const taken = live?.frames.length ?? 0;
+  const asked = live?.asked ?? 0;
   const number = new Intl.NumberFormat(v.language);
   const steps = live ? live.moves.length + 1 + (live.light ? 1 : 0) : 0;
   const progress = (step: number) => html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(step), total: number.format(steps) })}</p>`;
-  if (live?.light && taken > live.moves.length) return renderLight(v, state.lighting === true, live.light, progress(steps));
-  const move = taken > 0 ? live!.moves[taken - 1]! : null;
+  if (live?.light && live.filmed) return renderLight(v, state.lighting === true, live.light, progress(steps));
+  const move = asked > 0 ? live!.moves[asked - 1]! : null;
   const path = move && v.tools?.arrows[move];
   const arrow = path ? html`<svg part="arrow" class="arrow ${move}" viewBox="0 0 100 100" aria-hidden="true"><path d=${path}></path></svg>` : nothing;
-  const below = html`${live ? progress(taken + 1) : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`}<div class="actions">${v.otherWays()}</div>`;
+  const below = html`${live ? progress(asked + 1) : html`<div part="spinner" class="spinner" aria-hidden="true"></div>`}<div class="actions">${v.otherWays()}</div>`;
   return camera(v, { heading: t.liveHeading, good: move === null && live !== null, extra: arrow, feedback: liveInstruction(t, move), verdict: 'instruction', below });
 }
 

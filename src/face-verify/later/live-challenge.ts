@@ -1,7 +1,8 @@
 /**
- * Leads the person through a live challenge: asks the host for its movements, then says and shows
- * each one (the frontal look first), gives the person time to make it, and takes a frame at its
- * end. No detector is needed: the host judges the frames. A camera lost or a step left ends it.
+ * Leads the person through a live challenge and films it: asks the host for its movements, then
+ * says and shows each one (the frontal look first) and gives the person time to make it, while
+ * the camera's frames are taken a few times a second, each with its time. No detector is needed:
+ * the host follows the face through the film and judges it. A camera lost or a step left ends it.
  * A light challenge's colours come after the movements, once the person has been warned and
  * starts them (light/show-light.ts, fetched as the challenge arrives).
  */
@@ -9,8 +10,12 @@ import { LIVE_FRAMES, liveFrameBase64, type LivenessChallenge, type LivenessMove
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { snapshot } from './snapshot.js';
 
-/** Time to settle before the frontal frame, and to make each movement before its frame is taken. */
-export const LIVE_TIMING = { frontalMs: 800, moveMs: 2200 };
+/**
+ * Time for the frontal look, and to make each movement; the film's frames a second. Four a second
+ * follow a head turning (a frame at most a tenth of a turn from the last) in 21 frames for two
+ * movements, about 500 KB at 480 px: what the host's models afford (0.5 s of CPU) and a phone uploads.
+ */
+export const LIVE_TIMING = { frontalMs: 800, moveMs: 2200, fps: 4 };
 
 export interface ChallengeHost {
   readonly requests: { call(route: 'liveness-challenge', body: Record<never, never>): Promise<LivenessChallenge> };
@@ -38,18 +43,43 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
   const { nonce, moves, light } = challenge;
   host.flow.send({ type: 'challenge', nonce, moves, ...(light ? { light } : {}) });
   if (light) host.prefetchLight();
-  // Each frame's share of the handler's bytes, the light's frames counted.
-  const maxBase64 = liveFrameBase64(moves.length + 1 + (light?.colours.length ?? 0));
-  for (const move of [null, ...moves]) {
+  const video = host.video();
+  const going = () => host.flow.state.step === 'challenge' && !host.flow.state.live?.filmed && video?.isConnected;
+  // A camera that has not given a frame yet (a slow engine) is waited for, not taken as gone.
+  for (let waited = 0; video && !video.videoWidth && waited < 5000; waited += 50) await pause(50);
+  if (!video?.videoWidth || !going()) return;
+  const film = filming(host, video, going, timing.fps, liveFrameBase64(LIVE_FRAMES.maxFilm + (light?.colours.length ?? 0)));
+  for (const [i, move] of [null, ...moves].entries()) {
+    if (i) host.flow.send({ type: 'ask' });
     host.instruct(move);
     await pause(move ? timing.moveMs : timing.frontalMs);
-    const video = host.video();
-    if (host.flow.state.step !== 'challenge' || !video) return;
-    // A camera that has not given a frame yet (a slow engine) is waited for, not taken as gone.
-    for (let waited = 0; !video.videoWidth && waited < 5000; waited += 50) await pause(50);
-    if (host.flow.state.step !== 'challenge' || !video.videoWidth) return;
-    const { base64 } = await snapshot(video, { maxSide: LIVE_FRAMES.maxSide, maxBase64 });
-    host.flow.send({ type: 'frame', image: base64 });
+    if (!going()) return;
   }
+  await film.stop();
+  host.flow.send({ type: 'filmed' });
   if (light && host.flow.state.step === 'challenge') host.warnLight(light);
+}
+
+/** Takes the camera's frame `fps` times a second while `going`, each with its time from the first, until stopped or the film is full. */
+function filming(host: ChallengeHost, video: HTMLVideoElement, going: () => boolean | undefined, fps: number, maxBase64: number) {
+  let stopped = false;
+  const started = performance.now();
+  let first = started;
+  const done = (async () => {
+    for (let taken = 0; !stopped && going() && taken < LIVE_FRAMES.maxFilm; taken++) {
+      const due = started + (taken * 1000) / fps;
+      await pause(Math.max(0, due - performance.now()));
+      if (stopped || !going()) return;
+      // Times from the film's first frame, which is 0, however late the camera gave it.
+      const at = taken ? Math.round(performance.now() - first) : ((first = performance.now()), 0);
+      const { base64 } = await snapshot(video, { maxSide: LIVE_FRAMES.filmSide, maxBase64 });
+      host.flow.send({ type: 'frame', image: base64, at });
+    }
+  })();
+  return {
+    stop: () => {
+      stopped = true;
+      return done;
+    },
+  };
 }

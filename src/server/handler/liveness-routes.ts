@@ -9,7 +9,7 @@ import { json } from '../../core/http.js';
 import { base64Problem, fromBase64, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
 import { LIVE_FRAMES, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
 import { checkLive } from '../liveness/check.js';
-import { randomMoves, UnreadablePictureError, type FrameParts, type Verdict } from '../liveness/judge.js';
+import { randomMoves, UnreadablePictureError, type Pictures, type Verdict } from '../liveness/judge.js';
 import { LIGHT, randomLight, type LightColour } from '../liveness/light.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
@@ -76,24 +76,29 @@ function refusal(verdict: Extract<Verdict, { live: false }>): string {
 }
 
 /** Each part's frames decoded, every one within the protocol's bounds, and all of them together within its bytes. */
-function decodeFrames(parts: FrameParts<unknown>): FrameParts {
+function decodeFrames(parts: { video: unknown[]; light: unknown[] }): Pictures {
   let total = 0;
-  const decode = (frame: unknown) => {
-    if (typeof frame !== 'string') fail('invalid_input', 'Send the frames as base64 JPEG pictures.', { field: 'frames' });
+  const decode = (maxSide: number) => (frame: unknown) => {
+    if (typeof frame !== 'string') fail('invalid_input', 'Send the frames as base64 JPEG pictures.', { field: 'video' });
     const problem = base64Problem(frame, LIVE_FRAMES.maxTotalBytes);
-    if (problem) fail('bad_sample', `A frame ${problem}.`, { field: 'frames' });
+    if (problem) fail('bad_sample', `A frame ${problem}.`, { field: 'video' });
     // Decoded once, whole (a frame is at most the whole answer's bytes), and sniffed from there.
     const bytes = fromBase64(frame);
     const image = sniffImage(bytes);
-    if (image?.type !== 'jpeg') fail('bad_sample', 'Each frame must be a JPEG picture.', { field: 'frames' });
-    if (Math.max(image.width, image.height) > LIVE_FRAMES.maxSide || Math.min(image.width, image.height) < SAMPLE_BOUNDS.minImageSide) {
-      fail('bad_sample', `Each frame must be between ${SAMPLE_BOUNDS.minImageSide} and ${LIVE_FRAMES.maxSide} pixels a side.`, { field: 'frames' });
+    if (image?.type !== 'jpeg') fail('bad_sample', 'Each frame must be a JPEG picture.', { field: 'video' });
+    if (Math.max(image.width, image.height) > maxSide || Math.min(image.width, image.height) < SAMPLE_BOUNDS.minImageSide) {
+      fail('bad_sample', `Each frame must be between ${SAMPLE_BOUNDS.minImageSide} and ${maxSide} pixels a side.`, { field: 'video' });
     }
     total += bytes.length;
-    if (total > LIVE_FRAMES.maxTotalBytes) fail('bad_sample', `The frames must come to at most ${LIVE_FRAMES.maxTotalBytes / 1024} KB together.`, { field: 'frames' });
+    if (total > LIVE_FRAMES.maxTotalBytes) fail('bad_sample', `The frames must come to at most ${LIVE_FRAMES.maxTotalBytes / 1024} KB together.`, { field: 'video' });
     return bytes;
   };
-  return { moves: parts.moves.map(decode), light: parts.light.map(decode) };
+  return { moves: [], video: parts.video.map(decode(LIVE_FRAMES.filmSide)), light: parts.light.map(decode(LIVE_FRAMES.maxSide)) };
+}
+
+/** Each frame's time, in ms from the first (0), increasing, within the challenge's life. */
+function validTimes(times: unknown, count: number, seconds: number): times is number[] {
+  return Array.isArray(times) && times.length === count && times[0] === 0 && times.every((t, i) => typeof t === 'number' && Number.isFinite(t) && t <= seconds * 1000 && (i === 0 || t > times[i - 1]));
 }
 
 /**
@@ -102,8 +107,8 @@ function decodeFrames(parts: FrameParts<unknown>): FrameParts {
  * (`liveness_failed`) keeps the attempt it was counted as.
  */
 export async function liveSample(ctx: RequestContext, body: Record<string, unknown>, user: string): Promise<string> {
-  const { nonce, frames, lit } = body;
-  if (typeof nonce !== 'string' || !Array.isArray(frames)) {
+  const { nonce, video, times, lit } = body;
+  if (typeof nonce !== 'string' || !Array.isArray(video)) {
     fail('liveness_required', 'Only a live capture is accepted: look at the camera and follow the movements asked for.');
   }
   const { store } = ctx.options;
@@ -119,13 +124,17 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   if (!challenge || challenge.nonce !== nonce || challenge.user !== (await ctx.userHash(user))) return expired();
   // Counted before anything is decoded, with the judge's own answer.
   const litFrames = challenge.light ? lit : [];
-  if (frames.length !== challenge.moves.length + 1 || !Array.isArray(litFrames) || litFrames.length !== (challenge.light?.length ?? 0)) {
+  const { minFilm, maxFilm } = LIVE_FRAMES;
+  if (video.length < minFilm || !Array.isArray(litFrames) || litFrames.length !== (challenge.light?.length ?? 0)) {
     fail('liveness_failed', refusal({ live: false, reason: 'frames_missing' }), { reason: 'frames_missing' });
   }
-  const verdict = await checkLive(ctx.options.liveness!, decodeFrames({ moves: frames, light: litFrames }), challenge).catch((error: unknown) => {
-    if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'frames' });
+  if (video.length > maxFilm) fail('bad_sample', `A live answer's film holds at most ${maxFilm} frames.`, { field: 'video' });
+  if (!validTimes(times, video.length, ctx.options.limits.livenessSeconds)) fail('invalid_input', 'Send when each frame was taken, in ms from the first, increasing, in times.', { field: 'times' });
+  const verdict = await checkLive(ctx.options.liveness!, decodeFrames({ video, light: litFrames }), challenge).catch((error: unknown) => {
+    if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'video' });
     throw error;
   });
   if (!verdict.live) fail('liveness_failed', refusal(verdict), { reason: verdict.reason, ...(verdict.move ? { move: verdict.move } : {}) });
-  return frames[verdict.frontal] as string;
+  // The frame the service compares: the film's, where the face looked straightest at the camera.
+  return video[verdict.frontal] as string;
 }

@@ -81,6 +81,22 @@ async function load() {
    * on the fixtures' real clip; the landmarks land within 0.04 eye distances of the detector's).
    */
   const follow = async (input, previous) => {
+    const first = await followFrom(input, previous);
+    // A head that moved far since the last frame (a quick turn or nod, four frames a second) sits
+    // off the box: the landmarks found there are found again from where they landed; if they move
+    // on again, the box is lost, and the detector finds the face anew.
+    if (!moved(previous, first)) return { faces: null, landmarks: first };
+    const second = await followFrom(input, first);
+    return moved(first, second) ? detectNear(input, previous) : { faces: null, landmarks: second };
+  };
+  /** The faces the tiny detector finds (how many), and the landmarks of the one nearest `previous`, or null. */
+  const detectNear = async (input, previous) => {
+    // The tiny detector alone: a head turned to profile may escape it, and is followed still (the
+    // judge weighs a frame where it found none); SSD MobileNet would cost half a second to load.
+    const detected = (await faceapi.detectAllFaces(input, quick).withFaceLandmarks()).map((face) => face.landmarks.positions.map(({ x, y }) => ({ x, y })));
+    return { faces: detected.length, landmarks: nearest(detected, previous) };
+  };
+  const followFrom = async (input, previous) => {
     const box = followBox(previous, input.shape[0]);
     const [crop] = await faceapi.extractFaceTensors(input, [new faceapi.Rect(box.x, box.y, box.width, box.height)]);
     try {
@@ -105,8 +121,8 @@ async function load() {
   /**
    * A challenge filmed: the faces found in its first frame and in every DETECT_EVERY-th (how many,
    * and which is followed: the one nearest the last place), the followed face's landmarks in every
-   * frame and its surroundings in grey; then, on the frames where it faces the camera most (one in
-   * each third of the film), its embedding and the passive model's score.
+   * frame and its surroundings in grey; then, in each third of the film, its embedding where it faces
+   * the camera most and where it is furthest from that, and the passive model's score where it faces it.
    */
   const track = async (frames) => {
     const images = [];
@@ -116,19 +132,18 @@ async function load() {
       const image = await decode(bytes);
       images.push(image);
       const { faces, landmarks } = await withTensor(image, async (input) => {
-        if (previous && i % DETECT_EVERY !== 0) return { faces: null, landmarks: await follow(input, previous) };
-        // The tiny detector alone: a head turned to profile may escape it, and is followed still (the
-        // judge weighs a frame where it found none); SSD MobileNet would cost half a second to load.
-        const detected = (await faceapi.detectAllFaces(input, quick).withFaceLandmarks()).map((face) => face.landmarks.positions.map(({ x, y }) => ({ x, y })));
-        return { faces: detected.length, landmarks: nearest(detected, previous) ?? (previous && (await follow(input, previous))) };
+        if (previous && i % DETECT_EVERY !== 0) return follow(input, previous);
+        const found = await detectNear(input, previous);
+        return found.landmarks || !previous ? found : { faces: found.faces, landmarks: (await follow(input, previous)).landmarks };
       });
       previous = landmarks;
       found.push({ faces, landmarks, luma: landmarks ? lumaAround(image, landmarks) : null, descriptor: [], live: NaN });
     }
-    for (const i of mostFrontal(found)) {
+    const { frontal, furthest } = described(found);
+    for (const i of new Set([...frontal, ...furthest])) {
       const { landmarks } = found[i];
       found[i].descriptor = await withTensor(images[i], (input) => describeAt(input, landmarks));
-      [found[i].live] = await livenessOf(images[i], [faceBox(landmarks)]);
+      if (frontal.includes(i)) [found[i].live] = await livenessOf(images[i], [faceBox(landmarks)]);
     }
     return found;
   };
@@ -175,6 +190,14 @@ function followBox(landmarks, side) {
   return { x: clamp(cx - size / 2), y: clamp(cy - size / 2), width: size, height: size };
 }
 
+/** Whether the landmarks' box moved by more than a tenth of its size, or changed size by as much, from one frame to the next. */
+function moved(before, after) {
+  const [a, b] = [bounds(before), bounds(after)];
+  const size = Math.max(a.right - a.left, a.bottom - a.top);
+  const shift = Math.hypot((b.left + b.right - a.left - a.right) / 2, (b.top + b.bottom - a.top - a.bottom) / 2);
+  return shift > 0.1 * size || Math.abs(Math.max(b.right - b.left, b.bottom - b.top) / size - 1) > 0.1;
+}
+
 /** Of the faces a detector found, the one nearest the face followed so far (the only one, or none, at the start). */
 function nearest(faces, previous) {
   if (!faces.length) return null;
@@ -186,18 +209,29 @@ function nearest(faces, previous) {
 
 /**
  * In each third of the film, the frame where the face looks straightest at the camera (its nose tip
- * nearest the jaw's middle, as the judge's yaw measures it): where the recognition model is sure.
+ * nearest the jaw's middle, and as far down between the eyes and the chin as in most of the film:
+ * the judge's yaw and pitch, geometry.ts), where the recognition and passive models are surest and
+ * the judge measures the movements from; and the frame furthest from it, a movement's, so that the
+ * person who makes the movements is the one who faces the camera.
  */
-function mostFrontal(found) {
-  const yaw = (p) => Math.abs((p[30].x - (p[0].x + p[16].x) / 2) / (p[16].x - p[0].x || 1));
-  const chosen = new Set();
+function described(found) {
+  const pose = (p) => {
+    const eyes = (p[36].y + p[39].y + p[42].y + p[45].y) / 4;
+    return { yaw: (p[30].x - (p[0].x + p[16].x) / 2) / (p[16].x - p[0].x || 1), pitch: (p[30].y - eyes) / (p[8].y - eyes || 1) };
+  };
+  const poses = found.map((frame) => frame.landmarks && pose(frame.landmarks));
+  const pitches = poses.filter(Boolean).map((p) => p.pitch).sort((a, b) => a - b);
+  const level = pitches[pitches.length >> 1] ?? 0;
+  const off = (p) => Math.abs(p.yaw) + Math.abs(p.pitch - level);
+  const [frontal, furthest] = [[], []];
   for (let third = 0; third < 3; third++) {
     const [from, to] = [Math.floor((third * found.length) / 3), Math.floor(((third + 1) * found.length) / 3)];
-    let best = -1;
-    for (let i = from; i < to; i++) if (found[i].landmarks && (best < 0 || yaw(found[i].landmarks) < yaw(found[best].landmarks))) best = i;
-    if (best >= 0) chosen.add(best);
+    const seen = poses.map((p, i) => i).filter((i) => i >= from && i < to && poses[i]);
+    if (!seen.length) continue;
+    frontal.push(seen.reduce((best, i) => (off(poses[i]) < off(poses[best]) ? i : best)));
+    furthest.push(seen.reduce((best, i) => (off(poses[i]) > off(poses[best]) ? i : best)));
   }
-  return [...chosen];
+  return { frontal, furthest };
 }
 
 /** The handler's largest frame a side (LIVE_FRAMES in the protocol): pictures up to it share one buffer, larger ones get their own. */

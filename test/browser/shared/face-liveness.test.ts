@@ -1,7 +1,7 @@
 /**
  * <face-verify> where the host checks faces live: the framed face starts the movements the host
- * chose, each said and drawn on the mirrored preview, a frame taken for each; the answer is the
- * nonce and the frames, never a photo, and a photo file is not offered.
+ * chose, each said and drawn on the mirrored preview, and the challenge is filmed; the answer is the
+ * nonce, the film's frames and their times, never a photo, and a photo file is not offered.
  */
 import { executeServerCommand } from '@web/test-runner-commands';
 import { expect, waitUntil } from '@open-wc/testing';
@@ -44,7 +44,7 @@ describe('<face-verify> with a live challenge', function () {
     restoreTiming();
   });
 
-  it('says and draws each movement, then sends the nonce and a frame for the front and each movement', async () => {
+  it('says and draws each movement, then sends the nonce and the challenge filmed, four frames a second, with their times', async () => {
     host = fakeHost({
       config: () => ({ body: LIVE_CONFIG }),
       'liveness-challenge': () => ({ body: LIVE_CHALLENGE }),
@@ -60,16 +60,22 @@ describe('<face-verify> with a live challenge', function () {
     const said: string[] = [];
     new MutationObserver(() => said.push(text(element, 'live'))).observe(element.shadowRoot!, { subtree: true, childList: true, characterData: true });
     await toMovement(element);
-    // Told to hold it: its frame is taken at the end of its time.
     expect(text(element, 'feedback')).to.equal('Turn your head to your left. Hold it there until the next step.');
     expect(element.shadowRoot!.querySelector('[part~="arrow"]')!.classList.contains('left')).to.equal(true);
     await untilFaceStep(element, 'success');
     const sent = host.calls.find((call) => call.route === 'verify-by-face')!.body;
-    expect(Object.keys(sent).sort()).to.deep.equal(['frames', 'nonce']);
+    expect(Object.keys(sent).sort()).to.deep.equal(['nonce', 'times', 'video']);
     expect(sent.nonce).to.equal('nonce-1');
-    const frames = sent.frames as string[];
-    expect(frames).to.have.length(3);
-    for (const frame of frames) expect(frame.startsWith('/9j/'), 'a JPEG, in base64').to.equal(true);
+    const [video, times] = [sent.video as string[], sent.times as number[]];
+    // 0.93 s of steps at four frames a second (a busy engine may take one fewer).
+    expect(video.length).to.be.within(3, 5);
+    expect(times).to.have.length(video.length);
+    expect(times[0]).to.equal(0);
+    times.slice(1).forEach((time, i) => expect(time - times[i]!).to.be.within(150, 600));
+    for (const frame of video) expect(frame.startsWith('/9j/'), 'a JPEG, in base64').to.equal(true);
+    // At most 480 px a side, as the host takes them.
+    const picture = await createImageBitmap(new Blob([Uint8Array.from(atob(video[0]!), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }));
+    expect(Math.max(picture.width, picture.height)).to.be.at.most(480);
     expect(said.join('|')).to.include('Look straight at the camera.').and.include('Turn your head to your left. Hold it there until the next step.').and.include('Tilt your head up. Hold it there until the next step.');
   });
 

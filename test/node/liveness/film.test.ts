@@ -55,7 +55,7 @@ describe('a live challenge judged as a film, on real clips', () => {
       const said = (moves: Move[]) => judgeFilm(found, moves);
       const yaws = found.map((frame) => poseOf(frame.landmarks!).yaw.toFixed(2)).join(' ');
       rows.push(`# from frame ${start}: ${found.length} frames, ${cpuPerFrame.toFixed(1)} ms of CPU a frame; yaw ${yaws}`);
-      assert.deepEqual(said(['left', 'right']), { live: true, frontal: found.findIndex((frame) => frame.descriptor.length) });
+      assert.deepEqual(said(['left', 'right']), { live: true, frontal: found.findIndex((frame) => Number.isFinite(frame.live)) });
       assert.deepEqual(said(['left']).live, true);
       const reverse = said(['right', 'left']);
       assert.deepEqual([reverse.live, !reverse.live && reverse.reason], [false, 'move_not_seen']);
@@ -69,14 +69,19 @@ describe('a live challenge judged as a film, on real clips', () => {
     const { found } = await film(female.slice(8));
     const seen = steps(found);
     const [jump, resize] = [Math.max(...seen.map((s) => s.jump)), Math.max(...seen.map((s) => s.resize))];
-    console.log(`# at 12.5 frames a second, her face's middle moves at most ${jump.toFixed(2)} eye distances a frame (the rule allows ${FILM_LIMITS.jump}) and its size changes at most ${resize.toFixed(2)} times (the rule ${FILM_LIMITS.resize})`);
+    console.log(
+      `# at 12.5 frames a second, her face's middle moves at most ${jump.toFixed(2)} eye distances a frame (the rule allows ${FILM_LIMITS.jump}) and its size changes at most ${resize.toFixed(2)} times (the rule ${FILM_LIMITS.resize})`,
+    );
     assert.ok(jump < FILM_LIMITS.jump / 2 && resize < FILM_LIMITS.resize, `${jump} ${resize}`);
   });
 
   it('a cut from her to another person, and his face swapped in while she is turned: refused as not the same person', async () => {
     const cut = await film([...female.slice(8, 14), ...male.slice(0, 10)]);
     const swapped = await film([...female.slice(8, 11), ...male.slice(0, 4), ...female.slice(15)]);
-    for (const [what, { found }] of [['a cut', cut], ['a swap', swapped]] as const) {
+    for (const [what, { found }] of [
+      ['a cut', cut],
+      ['a swap', swapped],
+    ] as const) {
       const verdict = judgeFilm(found, ['left', 'right']);
       assert.deepEqual([verdict.live, !verdict.live && verdict.reason], [false, 'not_same_person'], what);
     }
@@ -87,7 +92,11 @@ describe('a live challenge judged as a film, on real clips', () => {
     const twoVerdict = judgeFilm(two.found, ['left', 'right']);
     assert.deepEqual([twoVerdict.live, !twoVerdict.live && twoVerdict.reason], [false, 'several_faces']);
     const still = await film(male.slice(0, 20));
-    for (const moves of [['left', 'right'], ['up', 'down'], ['right', 'up']] as Move[][]) {
+    for (const moves of [
+      ['left', 'right'],
+      ['up', 'down'],
+      ['right', 'up'],
+    ] as Move[][]) {
       const verdict = judgeFilm(still.found, moves);
       assert.deepEqual([verdict.live, !verdict.live && verdict.reason], [false, 'move_not_seen'], moves.join());
     }

@@ -19,7 +19,7 @@ import { presenter, type Presenter } from './live-capture.js';
 const pool = createFacePool({ workers: 1 });
 /** The pool, counting the pictures it was given: what ran the models. */
 let observed = 0;
-const counting: FaceObserver = { observe: (parts) => ((observed += parts.moves.length + parts.light.length), pool.observe(parts)) };
+const counting: FaceObserver = { observe: (parts) => ((observed += (parts.video?.length ?? 0) + parts.light.length), pool.observe(parts)) };
 let obama: Presenter;
 let biden: Presenter;
 let redis: RedisServer;
@@ -42,7 +42,7 @@ describe('handler: the light challenge (livenessLight), three instances on one R
     t = await setup({ liveness: counting, livenessLight: true, store, limits: { biometricAttempts: { max: 100, windowSeconds: 900 } } }, {}, 3);
     await t.prove('obama');
     const { nonce, moves, light } = await challenge();
-    const enrolled = await t.call('enroll-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+    const enrolled = await t.call('enroll-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
     assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'face' }]);
   });
   after(() => t.close());
@@ -66,7 +66,7 @@ describe('handler: the light challenge (livenessLight), three instances on one R
   it('a person close to the screen verifies: a receipt, the service paid once', async () => {
     const { nonce, moves, light } = await challenge();
     const before = t.calls('verify-by-face');
-    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
     assert.equal(res.status, 200, JSON.stringify(res.json));
     assert.equal(res.json.verified, true);
     assert.equal(t.calls('verify-by-face'), before + 1);
@@ -75,7 +75,7 @@ describe('handler: the light challenge (livenessLight), three instances on one R
   it('a recording of the person answering the movements, without the colours: refused, the service not paid', async () => {
     const { nonce, moves, light } = await challenge();
     const before = t.calls('verify-by-face');
-    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours.map(() => null)) }, as('obama'));
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours.map(() => null)) }, as('obama'));
     assert.deepEqual([res.status, res.json.error.code, res.json.error.reason], [422, 'liveness_failed', 'light_not_seen']);
     assert.match(res.json.error.message, /colours/);
     assert.equal(t.calls('verify-by-face'), before);
@@ -84,14 +84,14 @@ describe('handler: the light challenge (livenessLight), three instances on one R
   it('the light of an earlier challenge replayed under this one: refused', async () => {
     const { nonce, moves, light } = await challenge();
     const other = [...light.colours].reverse();
-    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(other) }, as('obama'));
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(other) }, as('obama'));
     assert.deepEqual([res.status, res.json.error.reason], [422, 'light_not_seen']);
   });
 
   it('a person who moves while the colours show is told so, and the service is not paid', async () => {
     const { nonce, moves, light } = await challenge();
     const before = t.calls('verify-by-face');
-    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours, { drift: 25 }) }, as('obama'));
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours, { drift: 25 }) }, as('obama'));
     assert.deepEqual([res.status, res.json.error.reason], [422, 'light_moved']);
     assert.match(res.json.error.message, /hold still/);
     assert.equal(t.calls('verify-by-face'), before);
@@ -99,7 +99,7 @@ describe('handler: the light challenge (livenessLight), three instances on one R
 
   it('another person under the light after the person\'s movements: refused as not the same person', async () => {
     const { nonce, moves, light } = await challenge();
-    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: biden.lit(light.colours) }, as('obama'));
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: biden.lit(light.colours) }, as('obama'));
     assert.deepEqual([res.status, res.json.error.reason], [422, 'not_same_person']);
   });
 
@@ -107,10 +107,10 @@ describe('handler: the light challenge (livenessLight), three instances on one R
     for (const lit of [undefined, [], 'frames']) {
       const { nonce, moves, light } = await challenge();
       const before = observed;
-      const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), ...(lit === undefined ? {} : { lit: lit === 'frames' ? obama.lit(light.colours).slice(1) : lit }) }, as('obama'));
+      const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), ...(lit === undefined ? {} : { lit: lit === 'frames' ? obama.lit(light.colours).slice(1) : lit }) }, as('obama'));
       assert.deepEqual([res.status, res.json.error.code, res.json.error.reason], [422, 'liveness_failed', 'frames_missing'], JSON.stringify(lit));
       assert.equal(observed, before);
-      const again = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+      const again = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
       assert.equal(again.json.error.code, 'liveness_required');
     }
   });
@@ -120,7 +120,7 @@ describe('handler: the light challenge (livenessLight), three instances on one R
     const before = observed;
     const lit = obama.lit(light.colours);
     lit[2] = Buffer.from('not a picture').toString('base64');
-    const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves), lit }, as('obama'));
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit }, as('obama'));
     assert.deepEqual([res.status, res.json.error.code], [422, 'bad_sample']);
     assert.equal(observed, before);
   });
@@ -133,7 +133,7 @@ describe('handler: without livenessLight', () => {
       await t.prove('obama');
       const answer = (await t.call('liveness-challenge', {}, { user: 'obama', session: 's' })).json as LivenessChallenge;
       assert.equal(answer.light, undefined);
-      const res = await t.call('enroll-face', { nonce: answer.nonce, frames: obama.answer(answer.moves) }, { user: 'obama', session: 's' });
+      const res = await t.call('enroll-face', { nonce: answer.nonce, ...obama.answer(answer.moves) }, { user: 'obama', session: 's' });
       assert.equal(res.status, 200);
     } finally {
       await t.close();

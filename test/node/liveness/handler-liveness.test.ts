@@ -12,7 +12,7 @@ import { setup } from '../server/handler-setup.js';
 import { startRedis, type RedisServer } from '../server/redis-server.js';
 import type { LivenessChallenge } from '../../../src/core/protocol.js';
 import { presenter, type Presenter } from './live-capture.js';
-import type { FrameParts } from '../../../src/server/liveness/judge.js';
+import type { Pictures } from '../../../src/server/liveness/judge.js';
 
 const pool = createFacePool({ workers: 1 });
 let redis: RedisServer;
@@ -39,7 +39,7 @@ for (const [name, store, instances] of [
       t = await setup({ liveness: pool, store: store() }, {}, instances);
       await t.prove('obama');
       const { nonce, moves } = await challenge('obama');
-      const enrolled = await t.call('enroll-face', { nonce, frames: obama.answer(moves) }, as('obama'));
+      const enrolled = await t.call('enroll-face', { nonce, ...obama.answer(moves) }, as('obama'));
       assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'face' }]);
     });
     after(() => t.close());
@@ -56,13 +56,14 @@ for (const [name, store, instances] of [
 
     it('a live person verifies: a receipt, and the service compares the frontal frame once', async () => {
       const { nonce, moves } = await challenge('obama');
-      const frames = obama.answer(moves);
+      const film = obama.answer(moves);
       const before = t.calls('verify-by-face');
-      const res = await t.call('verify-by-face', { nonce, frames }, as('obama'));
+      const res = await t.call('verify-by-face', { nonce, ...film }, as('obama'));
       assert.equal(res.status, 200, JSON.stringify(res.json));
       assert.equal((await t.handler.verifyReceipt(res.json.receipt, { user: 'obama', method: 'face' })).sub, 'obama');
       assert.equal(t.calls('verify-by-face'), before + 1);
-      assert.equal(t.upstream.at(-1)!.body!.query_face_image, frames[0]);
+      // The film's frontal frame: the first of the most frontal.
+      assert.equal(t.upstream.at(-1)!.body!.query_face_image, film.video[0]);
     });
 
     it('a photo of the account holder, or the registered one, posted as a capture: refused, the service not called', async () => {
@@ -87,7 +88,7 @@ for (const [name, store, instances] of [
     it('a flat picture moved as asked: refused with what to do, before the service is paid, and counted', async () => {
       const before = t.calls('verify-by-face');
       const { nonce, moves } = await challenge('obama');
-      const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves, 'flat') }, as('obama'));
+      const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves, 'flat') }, as('obama'));
       assert.equal(res.status, 422);
       assert.equal(res.json.error.code, 'liveness_failed');
       assert.ok(['move_not_seen', 'flat'].includes(res.json.error.reason), res.json.error.reason);
@@ -99,55 +100,66 @@ for (const [name, store, instances] of [
     it('a refused live check counts as an attempt, as a face that does not match does, and says the tries left', async () => {
       t.references.set('counted:face', t.references.get('obama:face')!);
       const first = await challenge('counted');
-      const refused = (await t.call('verify-by-face', { nonce: first.nonce, frames: obama.answer(first.moves, 'flat') }, as('counted'))).json.error;
+      const refused = (await t.call('verify-by-face', { nonce: first.nonce, ...obama.answer(first.moves, 'flat') }, as('counted'))).json.error;
       assert.deepEqual([refused.code, refused.attemptsLeft], ['liveness_failed', 4]);
       const second = await challenge('counted');
-      const res = await t.call('verify-by-face', { nonce: second.nonce, frames: biden.answer(second.moves) }, as('counted'));
+      const res = await t.call('verify-by-face', { nonce: second.nonce, ...biden.answer(second.moves) }, as('counted'));
       assert.deepEqual([res.json.error.code, res.json.error.attemptsLeft], ['no_match', 3]);
     });
 
     it('an answer replayed, sent from another session, or to a challenge a second tab replaced: refused, and the second tab still verifies', async () => {
       const { nonce, moves } = await challenge('obama');
-      const frames = obama.answer(moves);
-      assert.equal((await t.call('verify-by-face', { nonce, frames }, as('obama'))).status, 200);
-      const replayed = await t.call('verify-by-face', { nonce, frames }, as('obama'));
+      const film = obama.answer(moves);
+      assert.equal((await t.call('verify-by-face', { nonce, ...film }, as('obama'))).status, 200);
+      const replayed = await t.call('verify-by-face', { nonce, ...film }, as('obama'));
       assert.deepEqual([replayed.status, replayed.json.error.code], [400, 'liveness_required']);
 
       const other = await challenge('obama', 'tab-a');
-      const elsewhere = await t.call('verify-by-face', { nonce: other.nonce, frames: obama.answer(other.moves) }, as('obama', 'tab-b'));
+      const elsewhere = await t.call('verify-by-face', { nonce: other.nonce, ...obama.answer(other.moves) }, as('obama', 'tab-b'));
       assert.equal(elsewhere.json.error.code, 'liveness_required');
 
       // Two tabs of one session: the second's challenge replaces the first's. The first tab's answer
       // finds nothing, and leaves the second's challenge for the second tab's answer.
       const first = await challenge('obama');
       const second = await challenge('obama');
-      const stale = await t.call('verify-by-face', { nonce: first.nonce, frames: obama.answer(first.moves) }, as('obama'));
+      const stale = await t.call('verify-by-face', { nonce: first.nonce, ...obama.answer(first.moves) }, as('obama'));
       assert.deepEqual([stale.status, stale.json.error.code], [400, 'liveness_required']);
       const paid = t.calls('verify-by-face');
-      const fresh = await t.call('verify-by-face', { nonce: second.nonce, frames: obama.answer(second.moves) }, as('obama'));
+      const fresh = await t.call('verify-by-face', { nonce: second.nonce, ...obama.answer(second.moves) }, as('obama'));
       assert.equal(fresh.status, 200, 'the second tab verifies');
       assert.equal(t.calls('verify-by-face'), paid + 1, 'the stale answer paid nothing; the second paid once');
-      const again = await t.call('verify-by-face', { nonce: second.nonce, frames: obama.answer(second.moves) }, as('obama'));
+      const again = await t.call('verify-by-face', { nonce: second.nonce, ...obama.answer(second.moves) }, as('obama'));
       assert.equal(again.json.error.code, 'liveness_required', 'and its answer is taken once');
     });
 
     it('another person answering the challenge is refused by the service, after a live check', async () => {
       const { nonce, moves } = await challenge('obama');
-      const res = await t.call('verify-by-face', { nonce, frames: biden.answer(moves) }, as('obama'));
+      const res = await t.call('verify-by-face', { nonce, ...biden.answer(moves) }, as('obama'));
       assert.deepEqual([res.status, res.json.error.code], [422, 'no_match']);
     });
 
-    it('frames that are not small JPEGs are refused as bad samples', async () => {
+    it('frames that are not small JPEGs, or too many, are refused as bad samples; times that are not the frames\' as invalid input', async () => {
       const png = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+      const { video, times } = obama.answer(['left', 'up']);
       // A JPEG whose header is sound and whose picture is cut short: only decoding finds it out.
       const cut = (() => {
-        const bytes = Buffer.from(obama.answer(['left', 'up'])[0]!, 'base64');
+        const bytes = Buffer.from(video[0]!, 'base64');
         return Buffer.concat([bytes.subarray(0, 700), Buffer.alloc(2000, 0x55)]).toString('base64');
       })();
-      for (const frames of [[png, png, png], ['abc$', 'abc$', 'abc$'], [stillImage('obama_1'), stillImage('obama_1'), stillImage('obama_1')], [cut, cut, cut]]) {
+      // The 640 px photo is beyond the film's 480 px a side.
+      for (const bad of [png, 'abc$', stillImage('obama_1'), cut]) {
         const { nonce } = await challenge('obama');
-        const res = await t.call('verify-by-face', { nonce, frames }, as('obama'));
+        const res = await t.call('verify-by-face', { nonce, video: video.map((frame, i) => (i === 4 ? bad : frame)), times }, as('obama'));
         assert.equal(res.json.error.code, 'bad_sample', JSON.stringify(res.json));
+      }
+      const long = [...video, ...video].slice(0, 25);
+      const { nonce } = await challenge('obama');
+      const tooLong = await t.call('verify-by-face', { nonce, video: long, times: long.map((_, i) => i * 250) }, as('obama'));
+      assert.deepEqual([tooLong.json.error.code, tooLong.json.error.field], ['bad_sample', 'video']);
+      for (const wrong of [undefined, times.slice(1), times.map((t) => t + 10), [...times].reverse(), times.map((t, i) => (i === 3 ? 'soon' : t))]) {
+        const { nonce } = await challenge('obama');
+        const res = await t.call('verify-by-face', { nonce, video, times: wrong }, as('obama'));
+        assert.deepEqual([res.status, res.json.error.code, res.json.error.field], [400, 'invalid_input', 'times'], JSON.stringify(wrong));
       }
     });
   });
@@ -161,7 +173,7 @@ describe('handler: a live challenge expires', () => {
       const issued = Date.now();
       // guard-allow: sleep-then-negative: the point is the time passing.
       await until('the challenge to expire', () => Date.now() - issued > 1100, 3000, 50);
-      const res = await t.call('verify-by-face', { nonce, frames: obama.answer(moves) }, { user: 'late', session: 's' });
+      const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves) }, { user: 'late', session: 's' });
       assert.deepEqual([res.status, res.json.error.code], [400, 'liveness_required']);
     } finally {
       await t.close();
@@ -179,7 +191,7 @@ describe('handler: enrollFaceFromUnprovenPhoto', () => {
       const picture = await t.call('verify-by-face', { query_face_image: stillImage('obama_1') }, { user: 'obama', session: 'p' });
       assert.equal(picture.json.error.code, 'liveness_required');
       const { nonce, moves } = (await t.call('liveness-challenge', {}, { user: 'obama', session: 'p' })).json as LivenessChallenge;
-      const live = await t.call('verify-by-face', { nonce, frames: obama.answer(moves) }, { user: 'obama', session: 'p' });
+      const live = await t.call('verify-by-face', { nonce, ...obama.answer(moves) }, { user: 'obama', session: 'p' });
       assert.equal(live.status, 200, JSON.stringify(live.json));
     } finally {
       await t.close();
@@ -229,12 +241,12 @@ describe('handler: the shared store stops between a challenge and its answer (tw
   it('answers 503 at once, the models not run; once it is back, the person at most asks for a new challenge', async () => {
     const own = await startRedis();
     let observed = 0;
-    const counted = { observe: (parts: FrameParts) => (observed++, pool.observe(parts)) };
+    const counted = { observe: (parts: Pictures) => (observed++, pool.observe(parts)) };
     const t = await setup({ liveness: counted, store: new RedisStore(own.client(), { prefix: 'mid:' }), storeTimeoutMs: 300 }, {}, 2);
     const as = { user: 'obama', session: 'mid' };
     const answer = async () => {
       const { nonce, moves } = (await t.call('liveness-challenge', {}, as)).json as LivenessChallenge;
-      return { nonce, frames: obama.answer(moves) };
+      return { nonce, ...obama.answer(moves) };
     };
     try {
       await t.prove('obama');

@@ -1,13 +1,16 @@
 /**
- * Every presentation of the liveness page, answered to every challenge of two movements, through
- * the face models and the judge: what was accepted, per kind (APCER for attacks, 1 - BPCER for
- * people). Shared by the liveness test and `npm run bench`.
+ * Every presentation of the liveness page, filmed answering every challenge of two movements as the
+ * widget films it, through the face worker and the film judge: what was accepted, per kind (APCER
+ * for attacks, 1 - BPCER for people). Shared by the liveness test and `npm run bench`.
  */
+import { readFileSync } from 'node:fs';
 import type { LivenessMove } from '../../../src/core/protocol.js';
-import { judge, type FaceFound, type Verdict } from '../../../src/server/liveness/judge.js';
+import { judgeFilm } from '../../../src/server/liveness/film.js';
+import type { Verdict } from '../../../src/server/liveness/judge.js';
 import type { FacePool } from '../../../src/server/node/face-pool.js';
-import type { Pose, Shape } from './head.js';
-import { FORCED, frame, GENUINE, landmarksOf, MOVES, PEOPLE, photo, views, type Views } from './presentations.js';
+import { FIXTURES } from '../helpers.js';
+import { fromJpeg, toJpeg, type Pose, type Shape } from './head.js';
+import { FILM, filmFrames, filmPoses, FORCED, GENUINE, landmarksOf, MOVES, PEOPLE, photo } from './presentations.js';
 
 /** Every challenge the handler can ask: two different turns or nods, in order. */
 export const CHALLENGES = MOVES.flatMap((a) => MOVES.filter((b) => b !== a).map((b) => [a, b] as LivenessMove[]));
@@ -22,7 +25,8 @@ export type Kind =
   | 'print rolled as round as a face, moved further'
   | 'print bent across, moved further'
   | 'answer in the wrong order'
-  | 'another person in a frame'
+  | 'a cut to another person'
+  | 'another person swapped in mid-movement'
   | 'a second face enters';
 
 export interface Tally {
@@ -43,6 +47,18 @@ const PICTURES: [Kind, Shape, Record<LivenessMove, Pose>][] = [
   ['print bent across, moved further', 'bent across', FORCED],
 ];
 
+/** The fixtures' photo of two people, as a film's frame: a second face in the picture. */
+function twoFaces(): Uint8Array {
+  const photo = fromJpeg(readFileSync(`${FIXTURES}faces/two_faces_obama_biden.jpg`));
+  const scale = Math.min(FILM.width / photo.width, FILM.height / photo.height);
+  const [width, height] = [Math.round(photo.width * scale), Math.round(photo.height * scale)];
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      data.set(photo.data.subarray((Math.floor(y / scale) * photo.width + Math.floor(x / scale)) * 4, (Math.floor(y / scale) * photo.width + Math.floor(x / scale)) * 4 + 4), (y * width + x) * 4);
+  return toJpeg({ data, width, height }, 85);
+}
+
 export async function presentAll(pool: FacePool, people: readonly string[] = PEOPLE): Promise<Tally[]> {
   const tallies = new Map<Kind, Tally>();
   const count = (kind: Kind, verdict: Verdict) => {
@@ -52,32 +68,51 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
     else tally.reasons[verdict.reason] = (tally.reasons[verdict.reason] ?? 0) + 1;
     tallies.set(kind, tally);
   };
-  // Each person's presentations seen at once (the pool's workers and the drawing share the cores),
-  // then judged in order: another person's frame is the one before.
-  const seenAll = await Promise.all(
+  const judged = async (kind: Kind, frames: Uint8Array[], moves: LivenessMove[]) => {
+    const { video } = await pool.observe({ moves: [], light: [], video: frames });
+    count(kind, judgeFilm(video!, moves));
+  };
+  const second = twoFaces();
+  const cast = await Promise.all(
     people.map(async (person) => {
       const source = photo(`${person}_1`);
-      const landmarks = await landmarksOf(pool, source);
-      const seen = (shape: Shape, poses: Record<LivenessMove, Pose>) => views(pool, source, landmarks, shape, poses);
-      const [head, still, kinds] = await Promise.all([
-        seen('head', GENUINE),
-        pool.observe({ moves: [0, 1, 2].map((i) => frame(source, landmarks, 'flat', { shiftX: i * 2 })), light: [] }).then(({ moves }) => moves),
-        Promise.all(PICTURES.map(async ([kind, shape, poses]) => [kind, await seen(shape, poses)] as [Kind, Views])),
-      ]);
-      return { head, still, kinds };
+      // Each pose drawn once for all the challenges' films.
+      return { source, landmarks: await landmarksOf(pool, source), drawn: new Map<string, Uint8Array>() };
     }),
   );
-  let previous: FaceFound[] | null = null;
-  for (const { head, still, kinds } of seenAll) {
-    for (const [a, b] of CHALLENGES as [LivenessMove, LivenessMove][]) {
-      count('person', judge([head.front, head[a], head[b]], [a, b]));
-      count('photo held still', judge(still, [a, b]));
-      for (const [kind, view] of kinds) count(kind, judge([view.front, view[a], view[b]], [a, b]));
-      count('answer in the wrong order', judge([head.front, head[b], head[a]], [a, b]));
-      if (previous) count('another person in a frame', judge([head.front, head[a], previous], [a, b]));
-      count('a second face enters', judge([head.front, head[a], [...head[b], ...(previous ?? head.front)]], [a, b]));
+  for (const [n, { source, landmarks, drawn }] of cast.entries()) {
+    // The one before is the other person of a cut or a swap.
+    const other = cast[(n + cast.length - 1) % cast.length]!;
+    const film = (shape: Shape, moves: LivenessMove[], poses = GENUINE) => filmFrames(source, landmarks, shape, filmPoses(moves, poses), drawn);
+    // A photo held up, trembling a little in the hand: the same film whatever is asked.
+    const still = filmFrames(source, landmarks, 'flat', filmPoses(['left', 'up']).map((_, i) => ({ roll: (i % 3) - 1 })), drawn);
+    const { video: held } = await pool.observe({ moves: [], light: [], video: still });
+    // A challenge at a time: its films are seen at once, within the pool's queue.
+    for (const [a, b] of CHALLENGES) {
+      const moves = [a!, b!];
+      const head = film('head', moves);
+      const theirs = filmFrames(other.source, other.landmarks, 'head', filmPoses(moves), other.drawn);
+      count('photo held still', judgeFilm(held!, moves));
+      await Promise.all([
+        judged('person', head, moves),
+        ...PICTURES.map(([kind, shape, poses]) => judged(kind, film(shape, moves, poses), moves)),
+        judged('answer in the wrong order', film('head', [b!, a!]), moves),
+        // Frames 0-8: the front and the first movement; then the other person makes the second.
+        judged('a cut to another person', [...head.slice(0, 9), ...theirs.slice(9)], moves),
+        // The other person's face, in the same pose, for the three frames of the first movement held.
+        judged(
+          'another person swapped in mid-movement',
+          head.map((frame, i) => (i >= 4 && i <= 6 ? theirs[i]! : frame)),
+          moves,
+        ),
+        // The detector looks at every fourth frame: the second face shows from the 8th to the 12th.
+        judged(
+          'a second face enters',
+          head.map((frame, i) => (i >= 8 && i <= 12 ? second : frame)),
+          moves,
+        ),
+      ]);
     }
-    previous = head.left;
   }
   return [...tallies.values()];
 }
@@ -85,7 +120,9 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
 export function table(tallies: Tally[]): string {
   const rows = tallies.map(({ kind, presented, accepted, reasons }) => {
     const rate = `${((100 * accepted) / presented).toFixed(1)} %`;
-    const why = Object.entries(reasons).map(([reason, n]) => `${reason} ${n}`).join(', ');
+    const why = Object.entries(reasons)
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ');
     return `| ${kind} | ${presented} | ${accepted} | ${kind === 'person' ? `BPCER ${((100 * (presented - accepted)) / presented).toFixed(1)} %` : `APCER ${rate}`} | ${why} |`;
   });
   return ['| presentation | presented | accepted | rate | refused for |', '|---|---|---|---|---|', ...rows].join('\n');

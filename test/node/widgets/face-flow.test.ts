@@ -104,21 +104,28 @@ describe('<face-verify> flow', () => {
 
   describe('a live challenge', () => {
     const challenged = () => transitionFace(transitionFace(preview(), { type: 'live' }), { type: 'challenge', nonce: 'n', moves: ['left', 'up'] });
+    /** The film's next frames, four a second. */
+    const film = (state: FaceState, ...images: string[]) =>
+      images.reduce((s, image) => transitionFace(s, { type: 'frame', image, at: s.step === 'challenge' ? 250 * (s.live?.video.length ?? 0) : 0 }), state);
 
-    it('the framed face starts a challenge; a frame for the front and each movement, then the answer goes', () => {
+    it('the framed face starts a challenge; its frames and their times are filmed through each step asked, then the answer goes', () => {
       assert.deepEqual(transitionFace(preview(), { type: 'live' }), { step: 'challenge', live: null });
       let state = challenged();
-      assert.deepEqual(state, { step: 'challenge', live: { nonce: 'n', moves: ['left', 'up'], frames: [] } });
-      state = transitionFace(state, { type: 'frame', image: 'front' });
-      state = transitionFace(state, { type: 'frame', image: 'left' });
+      assert.deepEqual(state, { step: 'challenge', live: { nonce: 'n', moves: ['left', 'up'], video: [], times: [], asked: 0, filmed: false } });
+      assert.deepEqual(transitionFace(state, { type: 'filmed' }), state, 'no film without a frame');
+      state = film(state, 'front', 'left');
+      state = transitionFace(state, { type: 'ask' });
+      state = transitionFace(transitionFace(state, { type: 'ask' }), { type: 'ask' });
+      assert.equal(state.step === 'challenge' && state.live?.asked, 2, 'no step beyond the movements');
+      state = film(state, 'up');
       assert.equal(state.step, 'challenge');
-      state = transitionFace(state, { type: 'frame', image: 'up' });
-      assert.deepEqual(state, { step: 'uploading', image: 'front', source: 'camera', live: { nonce: 'n', moves: ['left', 'up'], frames: ['front', 'left', 'up'] } });
+      state = transitionFace(state, { type: 'filmed' });
+      assert.deepEqual(state, { step: 'uploading', image: 'front', source: 'camera', live: { nonce: 'n', moves: ['left', 'up'], video: ['front', 'left', 'up'], times: [0, 250, 500], asked: 2, filmed: true } });
     });
 
     it('a refused answer says which movement, offers no file, and a retry frames the face for a new challenge', () => {
       let state = challenged();
-      for (const image of ['front', 'left', 'up']) state = transitionFace(state, { type: 'frame', image });
+      state = transitionFace(film(state, 'front', 'left', 'up'), { type: 'filmed' });
       const refused = transitionFace(state, { type: 'failed', code: 'liveness_failed', attemptsLeft: 3, move: 'left' });
       assert.deepEqual(refused, { step: 'failure', reason: 'liveness_failed', attemptsLeft: 3, move: 'left', canRetry: true, canUpload: false });
       assert.equal(transitionFace(refused, { type: 'retry' }).step, 'permission');
@@ -129,7 +136,7 @@ describe('<face-verify> flow', () => {
 
     it('a camera lost mid-challenge goes back to the start; a late challenge or frame changes nothing', () => {
       assert.deepEqual(transitionFace(challenged(), { type: 'released' }), { step: 'priming' });
-      assert.equal(transitionFace(preview(), { type: 'frame', image: 'x' }).step, 'preview');
+      assert.equal(transitionFace(preview(), { type: 'frame', image: 'x', at: 0 }).step, 'preview');
       assert.deepEqual(transitionFace(challenged(), { type: 'challenge', nonce: 'other', moves: ['down', 'right'] }), challenged());
     });
 
@@ -142,9 +149,10 @@ describe('<face-verify> flow', () => {
     it('with light: after the movements, waits for the person to start the colours, takes a frame under each, then sends it all', () => {
       const light = { colours: ['#ffffff', '#0000ff', '#00ff00'], holdMs: 600 };
       let state = transitionFace(transitionFace(preview(), { type: 'live' }), { type: 'challenge', nonce: 'n', moves: ['left', 'up'], light });
-      for (const image of ['front', 'left', 'up']) state = transitionFace(state, { type: 'frame', image });
-      assert.deepEqual(state, { step: 'challenge', live: { nonce: 'n', moves: ['left', 'up'], frames: ['front', 'left', 'up'], light, lit: [] } }, 'warned, not yet lit');
-      assert.deepEqual(transitionFace(state, { type: 'frame', image: 'extra' }), state, 'no frame beyond the movements');
+      state = transitionFace(film(state, 'front', 'left', 'up'), { type: 'filmed' });
+      const filmed = { nonce: 'n', moves: ['left', 'up'], video: ['front', 'left', 'up'], times: [0, 250, 500], asked: 0, filmed: true };
+      assert.deepEqual(state, { step: 'challenge', live: { ...filmed, light, lit: [] } }, 'warned, not yet lit');
+      assert.deepEqual(transitionFace(state, { type: 'frame', image: 'extra', at: 750 }), state, 'no frame once filmed');
       assert.deepEqual(transitionFace(state, { type: 'lit', image: 'early' }), state, 'no colour before the press');
       state = transitionFace(state, { type: 'light' });
       assert.equal(state.step === 'challenge' && state.lighting, true);
@@ -152,14 +160,14 @@ describe('<face-verify> flow', () => {
       for (const image of ['white', 'blue']) state = transitionFace(state, { type: 'lit', image });
       assert.equal(state.step, 'challenge');
       state = transitionFace(state, { type: 'lit', image: 'green' });
-      assert.deepEqual(state, { step: 'uploading', image: 'front', source: 'camera', live: { nonce: 'n', moves: ['left', 'up'], frames: ['front', 'left', 'up'], light, lit: ['white', 'blue', 'green'] } });
+      assert.deepEqual(state, { step: 'uploading', image: 'front', source: 'camera', live: { ...filmed, light, lit: ['white', 'blue', 'green'] } });
     });
 
     it('with light: Stop or Escape mid-colours goes back to the start, and the light asked before the movements end changes nothing', () => {
       const light = { colours: ['#ffffff', '#0000ff'], holdMs: 600 };
       let state = transitionFace(transitionFace(preview(), { type: 'live' }), { type: 'challenge', nonce: 'n', moves: ['left', 'up'], light });
       assert.deepEqual(transitionFace(state, { type: 'light' }), state, 'not before the movements are done');
-      for (const image of ['front', 'left', 'up']) state = transitionFace(state, { type: 'frame', image });
+      state = transitionFace(film(state, 'front', 'left', 'up'), { type: 'filmed' });
       state = transitionFace(transitionFace(state, { type: 'light' }), { type: 'lit', image: 'white' });
       assert.deepEqual(transitionFace(state, { type: 'released' }), { step: 'priming' });
     });
