@@ -12,8 +12,8 @@ import { snapshot } from './snapshot.js';
 
 /**
  * Time for the frontal look, and to make each movement; the film's frames a second. Four a second
- * follow a head turning (a frame at most a tenth of a turn from the last) in 21 frames for two
- * movements, about 500 KB at 480 px: what the host's models afford (0.5 s of CPU) and a phone uploads.
+ * follow a head turning at a person's pace (the host finds a quick one again) in 21 frames for two
+ * movements, each at most 480 px and 40 KB of base64 (liveFrameBase64): at most 840 KB to upload.
  */
 export const LIVE_TIMING = { frontalMs: 800, moveMs: 2200, fps: 4 };
 
