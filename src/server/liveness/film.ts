@@ -16,23 +16,11 @@
  * The thresholds are judge.ts's, measured there, but for continuity's, measured on the fixtures'
  * real clips (film.test.ts prints their margins).
  */
-import { LIMITS, type Move, type Verdict } from './judge.js';
+import { LIMITS, type FilmFrame, type Move, type Verdict } from './judge.js';
 import { eyeCentres, planarResidual, poseOf, type Point, type Pose } from './geometry.js';
-import { noseParallax, noseShifts, type Luma } from './parallax.js';
+import { noseParallax, noseShifts } from './parallax.js';
 
-/** What the face worker found in one frame of a film. */
-export interface FilmFrame {
-  /** How many faces the detector found in this frame, where it ran (null where the face was followed only). */
-  faces: number | null;
-  /** The followed face's 68 landmarks; null once it was lost. */
-  landmarks: Point[] | null;
-  /** Its surroundings in grey (parallax.ts). */
-  luma: Luma | null;
-  /** Its embedding, on the frames where it faces the camera most and where it is furthest from that (else empty). */
-  descriptor: number[];
-  /** The passive model's score, on the frames where it faces the camera most (else NaN). */
-  live: number;
-}
+export type { FilmFrame };
 
 export const FILM_LIMITS = {
   ...LIMITS,

@@ -17,7 +17,6 @@ import { planarResidual, poseOf, type Point } from './geometry.js';
 import { noseParallax, noseShifts, type Luma } from './parallax.js';
 import { secureRandom } from './random.js';
 import { judgeLight, type ColourGrid, type LightColour } from './light.js';
-import type { FilmFrame } from './film.js';
 
 export type { Move };
 
@@ -51,6 +50,20 @@ export interface FrameParts<T = Uint8Array> {
    * are), and no passive model (`live` NaN): a third of their cost.
    */
   light: T[];
+}
+
+/** What the face worker found in one frame of a film. */
+export interface FilmFrame {
+  /** How many faces the detector found in this frame, where it ran (null where the face was followed only). */
+  faces: number | null;
+  /** The followed face's 68 landmarks; null once it was lost. */
+  landmarks: Point[] | null;
+  /** Its surroundings in grey (parallax.ts). */
+  luma: Luma | null;
+  /** Its embedding, on the frames where it faces the camera most and where it is furthest from that (else empty). */
+  descriptor: number[];
+  /** The passive model's score, on the frames where it faces the camera most (else NaN). */
+  live: number;
 }
 
 /** A live answer's pictures, with the challenge filmed: its frames in order (film.ts). */
