@@ -16,8 +16,8 @@
  * The thresholds are judge.ts's, measured there, but for continuity's, measured on the fixtures'
  * real clips (film.test.ts prints their margins).
  */
-import { LIMITS, type FilmFrame, type Move, type Verdict } from './judge.js';
-import { eyeCentres, planarResidual, poseOf, type Point, type Pose } from './geometry.js';
+import { LIMITS, NOSE_GOES, shows, type FilmFrame, type Move, type Verdict } from './judge.js';
+import { eyeCentres, planarResidual, poseOf, type Point } from './geometry.js';
 import { noseParallax, noseShifts } from './parallax.js';
 
 export type { FilmFrame };
@@ -46,15 +46,6 @@ const centre = (landmarks: Point[]) => {
   return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
 };
 
-const DISPLACED: Record<Move, (front: Pose, frame: Pose) => number> = {
-  left: (front, frame) => frame.yaw - front.yaw,
-  right: (front, frame) => front.yaw - frame.yaw,
-  up: (front, frame) => front.pitch - frame.pitch,
-  down: (front, frame) => frame.pitch - front.pitch,
-  closer: (front, frame) => frame.size / front.size,
-};
-const REACHED: Record<Move, keyof typeof LIMITS> = { left: 'turn', right: 'turn', up: 'nod', down: 'nod', closer: 'closer' };
-const NOSE_GOES: Record<Move, Point> = { left: { x: 1, y: 0 }, right: { x: -1, y: 0 }, up: { x: 0, y: -1 }, down: { x: 0, y: 1 }, closer: { x: 0, y: 0 } };
 
 export function judgeFilm(film: FilmFrame[], moves: readonly Move[], limits = FILM_LIMITS): Verdict {
   if (film.length < moves.length + 1) return { live: false, reason: 'frames_missing' };
@@ -90,8 +81,7 @@ export function judgeFilm(film: FilmFrame[], moves: readonly Move[], limits = FI
   let from = start + 1;
   const held: number[][] = [];
   for (const move of moves) {
-    const threshold = limits[REACHED[move]] as number;
-    const showing = (i: number) => DISPLACED[move](frontPose, poses[i]!) >= threshold;
+    const showing = (i: number) => shows[move](frontPose, poses[i]!, limits);
     const reached = film.findIndex((_, i) => i >= from && showing(i));
     if (reached < 0) return { live: false, reason: 'move_not_seen', move, frame: from };
     let until = reached;
@@ -109,7 +99,7 @@ export function judgeFilm(film: FilmFrame[], moves: readonly Move[], limits = FI
     ...moves.map((move, m) => {
       if (move === 'closer') return 0;
       const frames = held[m]!.filter((i) => film[i]!.luma);
-      return frames.length ? median(frames.map((i) => noseParallax(noseShifts(first, { landmarks: marks[i]!, luma: film[i]!.luma! }), NOSE_GOES[move]))) : 0;
+      return frames.length ? median(frames.map((i) => noseParallax(noseShifts(first, { landmarks: marks[i]!, luma: film[i]!.luma! }), NOSE_GOES[move as Exclude<Move, 'closer'>]))) : 0;
     }),
   );
   if (!(parallax >= limits.parallax)) return { live: false, reason: 'flat' };

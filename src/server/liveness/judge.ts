@@ -120,7 +120,8 @@ export const LIMITS = {
   live: 0.5,
 };
 
-const shows: Record<Move, (front: ReturnType<typeof poseOf>, frame: ReturnType<typeof poseOf>, limits: typeof LIMITS) => boolean> = {
+/** Whether `frame` shows `move` made from `front`: the rule the snapshots and the film share. */
+export const shows: Record<Move, (front: ReturnType<typeof poseOf>, frame: ReturnType<typeof poseOf>, limits: typeof LIMITS) => boolean> = {
   // The person's left is the camera's right: the nose moves towards the picture's right.
   left: (front, frame, limits) => frame.yaw - front.yaw >= limits.turn,
   right: (front, frame, limits) => front.yaw - frame.yaw >= limits.turn,
@@ -130,7 +131,7 @@ const shows: Record<Move, (front: ReturnType<typeof poseOf>, frame: ReturnType<t
 };
 
 /** Where each movement carries the nose in the picture (the person's left is the picture's right). */
-const NOSE_GOES: Record<Exclude<Move, 'closer'>, Point> = { left: { x: 1, y: 0 }, right: { x: -1, y: 0 }, up: { x: 0, y: -1 }, down: { x: 0, y: 1 } };
+export const NOSE_GOES: Record<Exclude<Move, 'closer'>, Point> = { left: { x: 1, y: 0 }, right: { x: -1, y: 0 }, up: { x: 0, y: -1 }, down: { x: 0, y: 1 } };
 
 /** Frame 0 is the frontal one; frame i + 1 shows the i-th movement asked for. */
 export function judge(frames: FaceFound[][], moves: readonly Move[], limits = LIMITS): Verdict {
