@@ -53,8 +53,9 @@ const handler = createVerifyHandler({
   // Faces are checked live (the Node entry's face models): the person follows the movements the
   // handler chooses. LIVENESS=0 takes a photo instead, which lets a photo of a person pass.
   facesFromUnprovenPhotos: process.env.LIVENESS === '0',
-  // LIVENESS_LIGHT=1 adds the light challenge: colours on the screen that the face must reflect.
-  livenessLight: process.env.LIVENESS_LIGHT === '1',
+  // The light challenge, on by default: colours on the screen that the face must reflect.
+  // LIVENESS_LIGHT=0 turns it off, and a recording of the person then passes.
+  livenessLight: process.env.LIVENESS_LIGHT !== '0',
   // The emulator's codes have 6 digits (its --otp-length); a host sets what its service sends.
   codeLength: 6,
   // The emulator's template in each of the ten languages, so an Urdu page is sent the Urdu message.

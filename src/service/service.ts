@@ -69,6 +69,7 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     allowReenrollment: config.VERIFY_ALLOW_REENROLLMENT,
     // Faces are checked live by the Node entry's face models, loaded on the first check, unless turned off.
     facesFromUnprovenPhotos: Boolean(config.VERIFY_REFERENCES_URL) && !config.VERIFY_FACE_LIVENESS,
+    livenessLight: config.VERIFY_FACE_LIGHT,
     limits: config.VERIFY_LIMITS as VerifyHandlerOptions['limits'],
     upstreamTimeoutMs: config.VERIFY_UPSTREAM_TIMEOUT_MS,
     lowBalanceThreshold: config.VERIFY_LOW_BALANCE_THRESHOLD,

@@ -12,7 +12,6 @@ import { startEmulatorProcess, startLivenessHandler } from './processes.mjs';
 import { createFacePool } from '../../src/server/node/index.js';
 import type { LivenessChallenge } from '../../src/core/protocol.js';
 import { CHALLENGE_MOVES } from '../../src/server/liveness/judge.js';
-import { PALETTE } from '../../src/server/liveness/light.js';
 import { presenter } from '../node/liveness/live-capture.js';
 
 const checks = Number(process.argv[2] ?? 20);
@@ -87,14 +86,12 @@ console.log(`the server's memory with the models loaded: RSS ${(server.rss / 2 *
 site.child.kill();
 
 // The light challenge's own cost: the same person through a second server with `livenessLight`,
-// answering the movements and four frames of 320 x 240 under the colours, one check at a time.
+// answering the movements and eight frames of 320 x 240 under the colours, one check at a time.
 const lit = await startLivenessHandler(emu.url, { light: true });
-// The person's frame under each colour, drawn once: any sequence is made of them.
-const underColour = new Map(Object.keys(PALETTE).map((colour) => [colour, person.lit([colour])[0]!]));
 async function checkLit(i: number): Promise<{ status: number; cpuMs: number }> {
   const session = `l${i}`;
   const { nonce, moves, light } = (await call('liveness-challenge', {}, 'obama', session, lit.url)).json as Required<LivenessChallenge>;
-  const body = `{"nonce":${JSON.stringify(nonce)},${answerTo(moves)},"lit":${JSON.stringify(light.colours.map((colour) => underColour.get(colour)))}}`;
+  const body = `{"nonce":${JSON.stringify(nonce)},${answerTo(moves)},"lit":${JSON.stringify(person.lit(light.colours))}}`;
   const { status } = await call(i ? 'verify-by-face' : 'enroll-face', body, 'obama', session, lit.url);
   return { status, cpuMs: (await stats(lit.url)).cpuMs };
 }

@@ -33,7 +33,7 @@ export async function livenessChallenge(ctx: RequestContext): Promise<Response> 
   const nonce = base64url.encode(crypto.getRandomValues(new Uint8Array(16)));
   const moves = randomMoves(MOVES_ASKED);
   const { store, limits, livenessLight } = ctx.options;
-  const light = livenessLight ? randomLight() : undefined;
+  const light = livenessLight !== false ? randomLight() : undefined;
   // One live challenge per session: a new one replaces the last, so a crowd of requests keeps one key.
   await store.set(keys.livenessChallenge(session), limits.livenessSeconds, JSON.stringify({ nonce, moves, user: await ctx.userHash(user), ...(light ? { light } : {}) } satisfies StoredChallenge));
   const answer: LivenessChallenge = { nonce, moves, expiresIn: limits.livenessSeconds, ...(light ? { light: { colours: light, holdMs: LIGHT.holdMs } } : {}) };

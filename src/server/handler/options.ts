@@ -161,7 +161,8 @@ export interface VerifyHandlerOptions {
    * With `liveness`, a light challenge too: the handler chooses colours for the widget to show on
    * the screen in front of the face, and checks that the face reflected them, in order, before the
    * service is paid. A recording of the person made before the challenge cannot carry them (the
-   * liveness page). Off by default.
+   * liveness page). On by default with `liveness`: `false` turns it off, and a recording of the
+   * person whose frames a script chooses to answer the movements then passes.
    */
   livenessLight?: boolean;
   /**

@@ -16,26 +16,48 @@
 import { eyeCentres, inside, type Point } from './geometry.js';
 import { secureRandom } from './random.js';
 
-/**
- * The screen's colours, as linear red, green and blue at full brightness: far apart in hue, so that
- * a face under one is not a face under another. No saturated red (WCAG 2.3.1 counts red as a red
- * share of 0.8 or more): magenta, the reddest, is 0.5.
- */
-export const PALETTE = {
-  '#ffffff': [1, 1, 1],
-  '#0000ff': [0, 0, 1],
-  '#00ff00': [0, 1, 0],
-  '#ffff00': [1, 1, 0],
-  '#00ffff': [0, 1, 1],
-  '#ff00ff': [1, 0, 1],
-} as const satisfies Record<string, readonly [number, number, number]>;
-export type LightColour = keyof typeof PALETTE;
+/** A screen colour, `#rrggbb` as CSS takes it. */
+export type LightColour = string;
+
+/** A colour's linear red, green and blue, 0 to 1, from its `#rrggbb`: the light the screen gives. */
+export function linearOf(colour: LightColour): [number, number, number] {
+  return [1, 3, 5].map((i) => {
+    const v = parseInt(colour.slice(i, i + 2), 16) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+}
 
 /**
- * Four colours of 600 ms: 1.7 changes a second at most, under WCAG's three, and 2.4 s for the person
- * to hold still, close to the screen. Each differs from the one before: 6 x 5^3 = 750 sequences.
+ * Six colours of 500 ms: 2 changes a second, under WCAG 2.3.1's three flashes, and 3 s for the
+ * person to hold still, close to the screen. Each colour is drawn from a continuous range (below),
+ * so that no set of an earlier session's frames holds the colours a later one asks.
  */
-export const LIGHT = { colours: 4, holdMs: 600 };
+export const LIGHT = { colours: 8, holdMs: 400 };
+
+/**
+ * The range colours are drawn from: any hue, its saturation (how much of the colour against white)
+ * from `saturation[0]` to `saturation[1]`, at full brightness, which the reflection needs. At most
+ * 0.85, so that no colour is a saturated red (WCAG 2.3.1 counts red as a red share of 0.8 or more:
+ * pure red at 0.85 is 0.74). Each hue at least `hueStep` of the circle from the one before: a
+ * change the face shows clearly.
+ */
+export const LIGHT_RANGE = { saturation: [0.6, 0.85], hueStep: 0.25 } as const;
+
+/** The linear colour of `hue` (0 to 1 round the circle) at `saturation`, its brightest channel at 1. */
+export function hueColour(hue: number, saturation: number): [number, number, number] {
+  // The hue's pure colour: each channel a triangle round the circle, red at 0, green at 1/3, blue at 2/3.
+  const pure = [0, 1 / 3, 2 / 3].map((centre) => {
+    const d = Math.abs(((hue - centre + 1.5) % 1) - 0.5);
+    return Math.min(1, Math.max(0, 2 - 6 * d));
+  });
+  return pure.map((v) => 1 - saturation + saturation * v) as [number, number, number];
+}
+
+/** A linear colour as `#rrggbb`. */
+export function hexOf(rgb: readonly number[]): LightColour {
+  const srgb = (l: number) => Math.round(255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055));
+  return `#${rgb.map((l) => srgb(l).toString(16).padStart(2, '0')).join('')}`;
+}
 
 /** A face's surroundings in a grid of mean linear colours, from the worker: grid cell (u, v) covers frame pixels from (x0 + u * cell, y0 + v * cell). */
 export interface ColourGrid {
@@ -79,7 +101,7 @@ export const LIGHT_LIMITS = {
 /** The screen's light on a face close to it, as a share of the room's light, that the expected pattern is shaped for. */
 const EXPECTED = 0.3;
 
-type Rgb = [number, number, number];
+export type Rgb = [number, number, number];
 
 /** Logarithms of a colour with their mean taken out: what is left when the exposure changes. */
 function chroma([r, g, b]: readonly number[]): Rgb {
@@ -162,7 +184,7 @@ function correlation(xs: number[], ys: number[]): number {
 
 /** How each frame's colour should move, from the colours shown: the screen's light added to the room's. */
 export function expectedPattern(colours: readonly LightColour[]): Rgb[] {
-  return centred(colours.map((colour) => chroma(PALETTE[colour].map((c) => 1 + EXPECTED * c))));
+  return centred(colours.map((colour) => chroma(linearOf(colour).map((c) => 1 + EXPECTED * c))));
 }
 
 /** How much a region follows the pattern: its correlation with it, and its slope on it. */
@@ -171,12 +193,36 @@ function follows(observed: Rgb[], expected: Rgb[]) {
   return { correlation: xx > 0 ? xy / Math.sqrt(xx * yy) : 0, gain: xy / yy };
 }
 
+/**
+ * How a face's colours, one a frame (against the room's), agree with the colours asked: over the
+ * whole sequence (`order`, a correlation, and `gain`, the slope), and at each change of colour
+ * (`each`, the lowest correlation of a change seen with the change asked): the colour moved with
+ * each change, so that no frame is judged alone.
+ */
+export function agreement(observed: Rgb[], colours: readonly LightColour[]): { order: number; each: number; frame: number; off: number; gain: number } {
+  const expected = expectedPattern(colours);
+  const whole = follows(observed, expected);
+  const steps = (vectors: Rgb[]) => vectors.slice(1).map((v, i) => minus(v, vectors[i]!));
+  const expectedSteps = steps(expected);
+  const each = Math.min(...steps(observed).map((m, i) => dot(m, expectedSteps[i]!) / (Math.sqrt(dot(m, m) * dot(expectedSteps[i]!, expectedSteps[i]!)) || 1)));
+  const cos = (a: Rgb, b: Rgb) => dot(a, b) / (Math.sqrt(dot(a, a) * dot(b, b)) || 1);
+  const frame = Math.min(...observed.map((o, i) => cos(o, expected[i]!)));
+  // Each frame's colour against what the whole sequence's gain gives its colour: its hue and its strength.
+  const scale = Math.sqrt(expected.reduce((sum, e) => sum + dot(e, e), 0) / expected.length) * whole.gain;
+  const off = Math.max(...observed.map((o, i) => Math.sqrt(dot(minus(o, expected[i]!.map((v) => v * whole.gain) as Rgb), minus(o, expected[i]!.map((v) => v * whole.gain) as Rgb))) / (scale || 1)));
+  return { order: whole.correlation, each, frame, off, gain: whole.gain };
+}
+
 /** What the judge reads from the frames, for the rules and for the tests' tables. */
 export interface LightMeasures {
   /** The middle's colours against the colours asked, over the sequence. */
   order: number;
   /** The lowest of the same, from each frame to the next. */
   each: number;
+  /** The lowest agreement of one frame's colour with its own colour asked (a cosine, about the sequence's mean). */
+  frame: number;
+  /** The farthest one frame's colour lies from what the sequence's gain gives its colour asked, as a share of the pattern's size. */
+  off: number;
   /** The middle's slope on the expected pattern. */
   gain: number;
   /** The gain at the face's outline as a share of the gain on the nose's line, on a straight line through the cells across the face. */
@@ -197,12 +243,7 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   // Against the room: a camera's white balance moves face and room alike.
   const against = (colours: Rgb[]) => centred(colours.map((rgb, i) => minus(chroma(rgb), chroma(room[i]!))));
   const expected = expectedPattern(colours);
-  const inMiddle = follows(against(middle), expected);
-  // Each change of colour, the middle's colour changed with it: white between two colours opposite
-  // in hue is expected no different from their mean, so frames are not judged alone.
-  const steps = (vectors: Rgb[]) => vectors.slice(1).map((v, i) => minus(v, vectors[i]!));
-  const expectedSteps = steps(expected);
-  const each = Math.min(...steps(against(middle)).map((m, i) => dot(m, expectedSteps[i]!) / (Math.sqrt(dot(m, m) * dot(expectedSteps[i]!, expectedSteps[i]!)) || 1)));
+  const { order, each, frame, off, gain } = agreement(against(middle), colours);
   // Cell by cell: each cell's own gain, and how bright it is.
   const gainsOf = (cells: number[]) => cells.flatMap((cell) => {
     const seen = frames.map(({ colours }) => colourAt(colours, cell));
@@ -219,7 +260,7 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   // screen's glass adds its reflection to the picture behind: the darker the cell, the more it changes.
   const face = gainsOf([...new Set([...regions.middle, ...regions.across.keys()])]);
   const glare = -correlation(face.map((cell) => Math.log(cell.brightness)), face.map((cell) => cell.gain));
-  return { order: inMiddle.correlation, each, gain: inMiddle.gain, falloff, glare, moved };
+  return { order, each, frame, off, gain, falloff, glare, moved };
 }
 
 /** Whether the frames, taken under `colours` in order, show a face reflecting them. */
@@ -232,13 +273,18 @@ export function judgeLight(frames: LitFace[], colours: readonly LightColour[], l
   return { lit: true };
 }
 
-/** Colours for one challenge: `count` of the palette, each different from the one before. */
-export function randomLight(count = LIGHT.colours, random: (n: number) => number = secureRandom): LightColour[] {
-  const all = Object.keys(PALETTE) as LightColour[];
+/** A uniform number in [0, 1) from the platform's secure source, at 2^-24 steps. */
+const secureUnit = () => secureRandom(2 ** 24) / 2 ** 24;
+
+/** Colours for one challenge: `count` drawn from `LIGHT_RANGE`, each hue far enough from the one before. */
+export function randomLight(count = LIGHT.colours, random: () => number = secureUnit): LightColour[] {
   const colours: LightColour[] = [];
+  let hue = random();
   while (colours.length < count) {
-    const choices = all.filter((colour) => colour !== colours.at(-1));
-    colours.push(choices[random(choices.length)]!);
+    const [low, high] = LIGHT_RANGE.saturation;
+    colours.push(hexOf(hueColour(hue, low + (high - low) * random())));
+    // The next hue anywhere but within `hueStep` of this one.
+    hue = (hue + LIGHT_RANGE.hueStep + (1 - 2 * LIGHT_RANGE.hueStep) * random()) % 1;
   }
   return colours;
 }

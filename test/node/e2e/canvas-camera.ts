@@ -12,10 +12,19 @@ import { awaitOutcome, press, untilStep, type Demo } from './demo-browser.js';
 export interface CanvasCamera {
   show(image: Rgba): Promise<void>;
   /**
-   * What the camera sees while the page shows each colour (keyed as the CSSOM gives it back,
-   * `rgb(0, 0, 255)`), switched by the page itself as the colour is set: light reaches a face at once.
+   * What the camera sees while the page shows a colour, worked out by the page itself as the colour
+   * is set (light reaches a face at once): `base`, what it sees under no colour, plus what `white`
+   * adds to it, in linear light, times each channel of the colour; then, with `brightness`, the
+   * camera's exposure bringing the frame's mean back to it and its white balance taking out half of
+   * the frame's tint (lit-frames.ts's `camera`). Null: the colours light nothing the camera sees.
    */
-  underLight(images: Record<string, Rgba>): Promise<void>;
+  underLight(mix: LightMix | null): Promise<void>;
+}
+
+export interface LightMix {
+  base: Rgba;
+  white: Rgba;
+  brightness?: number;
 }
 
 export async function canvasCamera(page: Page): Promise<CanvasCamera> {
@@ -29,16 +38,41 @@ export async function canvasCamera(page: Page): Promise<CanvasCamera> {
     (window as any).__show = (base64: string) => {
       picture = new ImageData(Uint8ClampedArray.from(atob(base64), (c) => c.charCodeAt(0)), 640, 480);
     };
-    // What the camera sees under each colour the page shows (the light challenge's box), when set.
-    let underLight: Record<string, ImageData> = {};
-    (window as any).__underLight = (base64s: Record<string, string>) => {
-      underLight = Object.fromEntries(Object.entries(base64s).map(([colour, base64]) => [colour, new ImageData(Uint8ClampedArray.from(atob(base64), (c) => c.charCodeAt(0)), 640, 480)]));
+    // What the camera sees under the colour the page shows, when set: mixed once per colour.
+    let mix: { base: Float32Array; white: Float32Array; brightness?: number } | null = null;
+    let mixed: { colour: string; image: ImageData } | null = null;
+    const linear = Float32Array.from({ length: 256 }, (_, v) => (v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+    (window as any).__underLight = (given: { base: string; white: string; brightness?: number } | null) => {
+      mix = given && { base: Float32Array.from(atob(given.base), (c) => linear[c.charCodeAt(0)]!), white: Float32Array.from(atob(given.white), (c) => linear[c.charCodeAt(0)]!), brightness: given.brightness };
+      mixed = null;
+    };
+    (window as any).__mixed = (colour: string): ImageData | null => {
+      if (!mix || !colour) return null;
+      if (mixed?.colour === colour) return mixed.image;
+      const rgb = (colour.match(/\d+/g) ?? []).map((v) => linear[Number(v)]!);
+      const { base, white, brightness } = mix;
+      const out = new Float32Array(base.length);
+      const mean = [0, 0, 0];
+      for (let i = 0; i < base.length; i += 4) for (let c = 0; c < 3; c++) mean[c] = mean[c]! + (out[i + c] = base[i + c]! + rgb[c]! * (white[i + c]! - base[i + c]!));
+      const grey = (mean[0]! + mean[1]! + mean[2]!) / 3;
+      const luma = 0.2126 * mean[0]! + 0.7152 * mean[1]! + 0.0722 * mean[2]!;
+      const gains = mean.map((m) => (brightness ? (grey / m) ** 0.5 * ((brightness * base.length) / 4 / luma) : 1));
+      const image = new ImageData(640, 480);
+      for (let i = 0; i < base.length; i += 4) {
+        for (let c = 0; c < 3; c++) {
+          const l = Math.min(1, out[i + c]! * gains[c]!);
+          image.data[i + c] = 255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055);
+        }
+        image.data[i + 3] = 255;
+      }
+      mixed = { colour, image };
+      return image;
     };
     // A canvas's stream sends a frame when the canvas is drawn: drawn 15 times a second, as a camera sends.
     // (No named functions in here: the test's compiler would wrap them in a helper the page lacks.)
     setInterval(() => {
       const colour = (document.querySelector('face-verify')?.shadowRoot?.querySelector('.lighting') as HTMLElement | null)?.style.backgroundColor;
-      context.putImageData(underLight[colour ?? ''] ?? picture, 0, 0);
+      context.putImageData((window as any).__mixed(colour ?? '') ?? picture, 0, 0);
     }, 66);
     // A new stream for each opening, as a camera gives: the widget stops its tracks when it is done.
     // A microphone asked alone is the browser's own.
@@ -50,9 +84,9 @@ export async function canvasCamera(page: Page): Promise<CanvasCamera> {
     show: async (image) => {
       await page.evaluate((base64) => (window as any).__show(base64), Buffer.from(image.data).toString('base64'));
     },
-    underLight: async (images) => {
-      const base64s = Object.fromEntries(Object.entries(images).map(([colour, image]) => [colour, Buffer.from(image.data).toString('base64')]));
-      await page.evaluate((all) => (window as any).__underLight(all), base64s);
+    underLight: async (given) => {
+      const base64 = (image: Rgba) => Buffer.from(image.data).toString('base64');
+      await page.evaluate((all) => (window as any).__underLight(all), given && { base: base64(given.base), white: base64(given.white), brightness: given.brightness });
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * <face-verify> with the light challenge on, end to end through the demo (LIVENESS_LIGHT=1, under
+ * <face-verify> with the light challenge (on by default), end to end through the demo (under
  * its strict CSP): a head drawn in 3D before a canvas camera follows the movements, comes close to
  * the screen at the warning, starts the colours, and is lit by whichever colour the page shows at
  * that moment (test/node/liveness/head.ts: by the cosine of its skin to the screen, the room behind
@@ -9,28 +9,22 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFacePool } from '../../../src/server/node/index.js';
-import { PALETTE, type LightColour } from '../../../src/server/liveness/light.js';
-import { FRAME, render, type Rgba } from '../liveness/head.js';
+import { FRAME, render } from '../liveness/head.js';
 import { brightnessOf, camera as exposed, glass, paint } from '../liveness/lit-frames.js';
 import { GENUINE, landmarksOf, MOVES, photo } from '../liveness/presentations.js';
-import { answerChallenge, canvasCamera, type CanvasCamera, type Poses } from './canvas-camera.js';
+import { answerChallenge, canvasCamera, type CanvasCamera, type LightMix, type Poses } from './canvas-camera.js';
 import { cspViolations, hostChecksReceipt, openInDemo, startDemo, type Demo } from './demo-browser.js';
 
 /** A laptop's screen a forearm from the face, in ordinary indoor light (the liveness page's "indoors"). */
 const INDOORS = 0.3;
 
-/** As the CSSOM gives a colour back. */
-const cssOf = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
-
-type UnderLight = Record<string, Rgba>;
-
 /**
- * obama_1's photo as a head: front, each movement, close to the screen, and close under each colour
- * of the palette; and what an attacker shows under each colour instead: the recording behind a
- * screen's glass that reflects it over everything, and the recording with one tint painted over the
- * face's outline.
+ * obama_1's photo as a head: front, each movement, close to the screen, and close under the
+ * screen's light (any colour is a mix, canvas-camera.ts); and what an attacker shows under each
+ * colour instead: the recording behind a screen's glass that reflects it over everything, and the
+ * recording with one tint painted over the face's outline.
  */
-async function scene(): Promise<{ poses: Poses; lit: UnderLight; glazed: UnderLight; painted: UnderLight }> {
+async function scene(): Promise<{ poses: Poses; lit: LightMix; glazed: LightMix; painted: LightMix }> {
   const pool = createFacePool({ workers: 1 });
   try {
     const source = photo('obama_1');
@@ -42,13 +36,12 @@ async function scene(): Promise<{ poses: Poses; lit: UnderLight; glazed: UnderLi
     // The jaw, then the brows back: the face's outline where the models place it.
     const points = await landmarksOf(pool, recorded);
     const outline = [...points.slice(0, 17), ...points.slice(17, 27).reverse()];
-    const each = (image: (colour: LightColour) => Rgba) => Object.fromEntries((Object.keys(PALETTE) as LightColour[]).map((colour) => [cssOf(colour), image(colour)]));
     const poses = { front: pose(null), ...Object.fromEntries(MOVES.map((move) => [move, pose(move)])), close: recorded } as Poses;
     return {
       poses,
-      lit: each((colour) => exposed(render(source, landmarks, 'head', { distance: 0.7 }, FRAME, { rgb: PALETTE[colour], strength: INDOORS }), brightness)),
-      glazed: each((colour) => glass(recorded, colour, 0.05)),
-      painted: each((colour) => paint(recorded, outline, colour, INDOORS)),
+      lit: { base: close, white: render(source, landmarks, 'head', { distance: 0.7 }, FRAME, { rgb: [1, 1, 1], strength: INDOORS }), brightness },
+      glazed: { base: recorded, white: glass(recorded, '#ffffff', 0.05) },
+      painted: { base: recorded, white: paint(recorded, outline, '#ffffff', INDOORS) },
     };
   } finally {
     await pool.close();
@@ -59,13 +52,13 @@ describe('<face-verify> with the light challenge, end to end through the demo', 
   let demo: Demo;
   let camera: CanvasCamera;
   let poses: Poses;
-  let lit: UnderLight;
-  let attacks: Record<string, UnderLight>;
+  let lit: LightMix;
+  let attacks: Record<string, LightMix>;
   before(async () => {
     let glazed, painted;
     ({ poses, lit, glazed, painted } = await scene());
     attacks = { 'behind a screen’s glass that reflects the colours': glazed, 'painted with one tint over the face’s outline': painted };
-    demo = await startDemo({ LIVENESS_LIGHT: '1' });
+    demo = await startDemo();
     camera = await canvasCamera(demo.page);
   });
   after(() => demo?.close());
@@ -83,7 +76,7 @@ describe('<face-verify> with the light challenge, end to end through the demo', 
   });
 
   it('the same person’s recording, answering every movement and coming close but not lit by the page, is refused: light not seen', async () => {
-    await camera.underLight({});
+    await camera.underLight(null);
     await openInDemo(demo.page, 'face', 'verify');
     assert.equal((await answerChallenge(demo, camera, poses)).outcome, 'failure:liveness_failed:light_not_seen');
   });

@@ -36,7 +36,7 @@ describe('<face-verify> live, end to end through the demo (a head drawn in 3D be
   let flat: Record<'front' | LivenessMove, Rgba>;
   before(async () => {
     [head, flat] = [await posesOf('head'), await posesOf('flat')];
-    demo = await startDemo();
+    demo = await startDemo({ LIVENESS_LIGHT: '0' });
     camera = await canvasCamera(demo.page);
   });
   after(() => demo?.close());

@@ -36,7 +36,7 @@ for (const [name, store, instances] of [
     const as = (user: string, session = `session-${user}`) => ({ user, session });
     const challenge = async (user: string, session?: string) => (await t.call('liveness-challenge', {}, as(user, session))).json as LivenessChallenge;
     before(async () => {
-      t = await setup({ liveness: pool, store: store() }, {}, instances);
+      t = await setup({ liveness: pool, livenessLight: false, store: store() }, {}, instances);
       await t.prove('obama');
       const { nonce, moves } = await challenge('obama');
       const enrolled = await t.call('enroll-face', { nonce, ...obama.answer(moves) }, as('obama'));
@@ -167,7 +167,7 @@ for (const [name, store, instances] of [
 
 describe('handler: a live challenge expires', () => {
   it('answered after livenessSeconds: refused', async () => {
-    const t = await setup({ liveness: pool, limits: { livenessSeconds: 1 } });
+    const t = await setup({ liveness: pool, livenessLight: false, limits: { livenessSeconds: 1 } });
     try {
       const { nonce, moves } = (await t.call('liveness-challenge', {}, { user: 'late', session: 's' })).json as LivenessChallenge;
       const issued = Date.now();
@@ -183,7 +183,7 @@ describe('handler: a live challenge expires', () => {
 
 describe('handler: enrollFaceFromUnprovenPhoto', () => {
   it('registers a face from a photo, and still verifies only a live one', async () => {
-    const t = await setup({ liveness: pool, enrollFaceFromUnprovenPhoto: true });
+    const t = await setup({ liveness: pool, livenessLight: false, enrollFaceFromUnprovenPhoto: true });
     try {
       await t.prove('obama');
       const enrolled = await t.call('enroll-face', { face_image: stillImage('obama_2') }, { user: 'obama', session: 'p' });
@@ -242,7 +242,7 @@ describe('handler: the shared store stops between a challenge and its answer (tw
     const own = await startRedis();
     let observed = 0;
     const counted = { observe: (parts: Pictures) => (observed++, pool.observe(parts)) };
-    const t = await setup({ liveness: counted, store: new RedisStore(own.client(), { prefix: 'mid:' }), storeTimeoutMs: 300 }, {}, 2);
+    const t = await setup({ liveness: counted, livenessLight: false, store: new RedisStore(own.client(), { prefix: 'mid:' }), storeTimeoutMs: 300 }, {}, 2);
     const as = { user: 'obama', session: 'mid' };
     const answer = async () => {
       const { nonce, moves } = (await t.call('liveness-challenge', {}, as)).json as LivenessChallenge;

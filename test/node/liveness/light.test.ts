@@ -2,34 +2,34 @@
  * The light challenge's judge (light.ts) on rendered heads of the fixtures' people, close to a
  * screen showing the colours asked, through the face models, against what an attacker could send
  * instead: a recording of the person (no light), that recording behind a screen's glass that
- * reflects the colours over everything, the recording with one tint painted over the face's
- * outline, the person's lit frames out of the colours' order, and frames lit by another sequence
- * (an earlier challenge's, replayed). Prints the table, and how people fare as the room's light
- * grows against the screen's.
+ * reflects the colours over everything, the recording with one tint painted over the face (evenly,
+ * with a soft edge, and shaped as an egg facing the screen), the person's lit frames out of the
+ * colours' order, frames lit by another challenge's colours, and an earlier session's frames chosen
+ * to answer a later challenge. Prints the table, how people fare as the room's light grows against
+ * the screen's, and the chance that an earlier session answers a later challenge.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFacePool } from '../../../src/server/node/face-pool.js';
 import type { FaceFound } from '../../../src/server/liveness/judge.js';
-import { judgeLight, LIGHT_LIMITS, measureLight, PALETTE, randomLight, type LightColour, type LightMeasures, type LitFace } from '../../../src/server/liveness/light.js';
+import { judgeLight, LIGHT, LIGHT_LIMITS, measureLight, randomLight, type LightColour, type LightMeasures, type LitFace } from '../../../src/server/liveness/light.js';
 import { landmarksOf, photo, PEOPLE } from './presentations.js';
-import { glass, jpegOf, litFrames, paint, seeded } from './lit-frames.js';
+import { earlierAnswer, glass, jpegOf, litPoses, paint, seeded, underColour, type PaintEdge } from './lit-frames.js';
 import type { Rgba } from './head.js';
 
 const pool = createFacePool({ workers: 2 });
+after(() => pool.close());
 /** The rules a presentation broke, for the table. */
 const ruleBroken = (m: LightMeasures) =>
   [m.order < LIGHT_LIMITS.order && 'order', m.each < LIGHT_LIMITS.each && 'each', m.gain < LIGHT_LIMITS.gain && 'gain', !(m.falloff <= LIGHT_LIMITS.falloff) && 'falloff', !(m.glare <= LIGHT_LIMITS.glare) && 'glare', m.moved > LIGHT_LIMITS.moved && 'moved'].filter((rule) => rule !== false);
-after(() => pool.close());
 
-const COLOURS = Object.keys(PALETTE) as LightColour[];
-/** Renders of each colour (and of none) per person and strength, each a different small pose. */
-const TAKES = 2;
 /** The screen's light on the face against the room's: 0.3 is a laptop at full brightness a forearm away in a room of about 650 lux. */
 const INDOOR = 0.3;
-const SWEEP = [0.6, INDOOR, 0.2, 0.1];
-
-type Takes = Map<LightColour | 'none', LitFace[]>;
+/** Challenges a person indoors; and for each attack that needs frames of its own, and each other room. */
+const COUNT = 8;
+const ATTACKS = 3;
+const ROOMS = [0.6, 0.15, 0.1];
+const EDGES: PaintEdge[] = ['hard', 'soft', 'shaped'];
 
 async function observed(images: Rgba[]): Promise<LitFace[]> {
   const found = (await pool.observe({ moves: [], light: images.map(jpegOf) })).light;
@@ -40,105 +40,106 @@ async function observed(images: Rgba[]): Promise<LitFace[]> {
   });
 }
 
+interface Challenge {
+  asked: LightColour[];
+  frames: LitFace[];
+}
+
+type Result = { verdict: ReturnType<typeof judgeLight>; measures: LightMeasures | null };
+const judged = (frames: LitFace[], asked: LightColour[]): Result => ({ verdict: judgeLight(frames, asked), measures: measureLight(frames, asked) });
+
 describe('the light challenge on rendered heads (APCER per kind, BPCER, and the room\'s light)', () => {
-  const people: { takes: Map<number, Takes>; painted: Takes; glazed: Takes }[] = [];
+  const random = seeded(3);
+  const draw = () => randomLight(LIGHT.colours, random);
+  const kinds = new Map<string, Result[]>();
+  const add = (kind: string, result: Result) => kinds.set(kind, [...(kinds.get(kind) ?? []), result]);
+  const people: { recording: LitFace[]; indoor: Challenge[]; rooms: Map<number, Challenge[]> }[] = [];
+
   before(async () => {
-    for (const [p, person] of PEOPLE.entries()) {
-      const random = seeded(p + 1);
+    for (const person of PEOPLE) {
       const source = photo(`${person}_1`);
       const landmarks = await landmarksOf(pool, source);
-      const takes = new Map<number, Takes>();
-      let unlit: Rgba[] = [];
-      for (const strength of SWEEP) {
-        const byColour: Takes = new Map();
-        const frames = litFrames(source, landmarks, COLOURS.flatMap((colour) => Array<LightColour>(TAKES).fill(colour)), strength, random);
-        const found = await observed(frames);
-        COLOURS.forEach((colour, i) => byColour.set(colour, found.slice(i * TAKES, (i + 1) * TAKES)));
-        if (strength === INDOOR) {
-          unlit = litFrames(source, landmarks, Array(TAKES).fill(null), strength, random);
-          byColour.set('none', await observed(unlit));
+      // The head's poses, in a new order each challenge: any colour and room is a mix of their renders.
+      const poses = litPoses(source, landmarks, LIGHT.colours, INDOOR, random);
+      const shuffle = <T,>(list: T[]) => list.map((item) => [random(), item] as const).sort((a, b) => a[0] - b[0]).map(([, item]) => item);
+      const under = (asked: (LightColour | null)[], strength = INDOOR) => shuffle(poses).map((pose, k) => underColour(pose, asked[k]!, strength));
+      const challenges = async (strength: number, count: number) => {
+        const list: Challenge[] = [];
+        for (let i = 0; i < count; i++) {
+          const asked = draw();
+          list.push({ asked, frames: await observed(under(asked, strength)) });
         }
-        takes.set(strength, byColour);
+        return list;
+      };
+      const unlit = under(Array(LIGHT.colours).fill(null));
+      const recording = await observed(unlit);
+      // The attacks made of the recording, following the colours asked: the outline where the models place it on its first frame.
+      const outline = [...recording[0]!.landmarks.slice(0, 17), ...recording[0]!.landmarks.slice(17, 27).reverse()];
+      for (let i = 0; i < ATTACKS; i++) {
+        const asked = draw();
+        add("the recording behind a screen's glass that reflects the colours", judged(await observed(unlit.map((frame, k) => glass(frame, asked[k]!, 0.05))), asked));
+        for (const edge of EDGES) add(`the recording painted with one tint, ${edge === 'hard' ? 'evenly inside the outline' : edge === 'soft' ? 'its edge soft' : 'shaped as an egg facing the screen'}`, judged(await observed(unlit.map((frame, k) => paint(frame, outline, asked[k]!, INDOOR, edge))), asked));
       }
-      // The attacks made of the recording: the outline where the models place it on its first frame.
-      const outline = (({ landmarks }) => [...landmarks.slice(0, 17), ...landmarks.slice(17, 27).reverse()])(takes.get(INDOOR)!.get('none')![0]!);
-      const [painted, glazed]: [Takes, Takes] = [new Map(), new Map()];
-      for (const colour of COLOURS) {
-        painted.set(colour, await observed(unlit.map((frame) => paint(frame, outline, colour, INDOOR))));
-        glazed.set(colour, await observed(unlit.map((frame) => glass(frame, colour, 0.05))));
+      const rooms = new Map<number, Challenge[]>();
+      for (const strength of ROOMS) rooms.set(strength, await challenges(strength, ATTACKS));
+      people.push({ recording, indoor: await challenges(INDOOR, COUNT), rooms });
+    }
+    for (const { recording, indoor } of people) {
+      for (const [i, { asked, frames }] of indoor.entries()) {
+        add("person, indoors (screen 0.3 of the room's light)", judged(frames, asked));
+        add('a recording of the person, no light', judged(recording, asked));
+        const order = [...frames.keys()].sort(() => random() - 0.5);
+        if (order.some((k, j) => k !== j)) add("the person's frames under the colours, out of their order", judged(order.map((k) => frames[k]!), asked));
+        const later = indoor[(i + 1) % indoor.length]!;
+        add("the person's frames under another challenge's colours", judged(frames, later.asked));
+        add("an earlier session's frames, each the nearest in colour to the one asked", judged(earlierAnswer({ asked, frames }, later.asked), later.asked));
       }
-      people.push({ takes, painted, glazed });
     }
   });
 
-  /** Each kind's presentations: for each person, `count` challenges, each frame one of the takes under its colour. */
-  function present(count: number, frames: (person: (typeof people)[number], asked: LightColour[], pick: <T>(list: T[]) => T) => LitFace[]) {
-    const random = seeded(99);
-    const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)]!;
-    const results = [];
-    for (const person of people) {
-      for (let i = 0; i < count; i++) {
-        const asked = randomLight(undefined, (n) => Math.floor(random() * n));
-        const shown = frames(person, asked, pick);
-        results.push({ verdict: judgeLight(shown, asked), measures: measureLight(shown, asked) });
-      }
-    }
-    return results;
-  }
-  const COUNT = 30;
-  const lit = (strength: number) => (person: (typeof people)[number], colours: LightColour[], pick: <T>(list: T[]) => T) => colours.map((colour) => pick(person.takes.get(strength)!.get(colour)!));
-  const shuffled = (colours: LightColour[], random: () => number) => {
-    for (;;) {
-      const order = [...colours].sort(() => random() - 0.5);
-      if (order.join() !== colours.join() && order.every((colour, i) => i === 0 || colour !== order[i - 1])) return order;
-    }
+  const rate = (kind: string, results: Result[]) => {
+    const accepted = results.filter((r) => r.verdict.lit).length;
+    return { accepted, text: kind.startsWith('person') ? `BPCER ${((100 * (results.length - accepted)) / results.length).toFixed(1)} %` : `APCER ${((100 * accepted) / results.length).toFixed(1)} %` };
   };
-  const reorder = seeded(7);
-  /** Another sequence than the one asked. */
-  const another = (asked: LightColour[]) => {
-    for (;;) {
-      const colours = randomLight(undefined, (n) => Math.floor(reorder() * n));
-      if (colours.join() !== asked.join()) return colours;
-    }
-  };
-  const kinds: [string, ReturnType<typeof present>][] = [];
-  const table = (rows: [string, ReturnType<typeof present>][]) =>
+  const table = (rows: [string, Result[]][]) =>
     rows.map(([kind, results]) => {
-      const accepted = results.filter((r) => r.verdict.lit).length;
-      const rate = kind.startsWith('person') ? `BPCER ${((100 * (results.length - accepted)) / results.length).toFixed(1)} %` : `APCER ${((100 * accepted) / results.length).toFixed(1)} %`;
       const missed: Record<string, number> = {};
-      for (const { measures } of results.filter((r) => !r.verdict.lit)) {
-        const rules = measures ? ruleBroken(measures) : ['no face region'];
-        for (const rule of rules) missed[rule] = (missed[rule] ?? 0) + 1;
-      }
-      return `# | ${kind} | ${results.length} | ${accepted} | ${rate} | ${Object.entries(missed).map(([rule, n]) => `${rule} ${n}`).join(', ')} |`;
+      for (const { measures } of results.filter((r) => !r.verdict.lit)) for (const rule of measures ? ruleBroken(measures) : ['no face region']) missed[rule] = (missed[rule] ?? 0) + 1;
+      const { accepted, text } = rate(kind, results);
+      return `# | ${kind} | ${results.length} | ${accepted} | ${text} | ${Object.entries(missed).map(([rule, n]) => `${rule} ${n}`).join(', ')} |`;
     });
 
   it('a person close to the screen in a room of about 650 lux passes at least 95 % of the time', () => {
-    const person = present(COUNT, lit(INDOOR));
-    kinds.push(['person, indoors (screen 0.3 of the room\'s light)', person]);
-    const accepted = person.filter((r) => r.verdict.lit).length;
+    const person = kinds.get("person, indoors (screen 0.3 of the room's light)")!;
+    const { accepted } = rate('person', person);
     assert.ok(accepted >= 0.95 * person.length, `${accepted} of ${person.length}`);
   });
 
-  for (const [kind, frames, most] of [
-    ['a recording of the person, no light', (person, asked, pick) => asked.map(() => pick(person.takes.get(INDOOR)!.get('none')!)), 0],
-    ['the recording behind a screen\'s glass that reflects the colours', (person, asked, pick) => asked.map((colour) => pick(person.glazed.get(colour)!)), 0],
-    ['the recording painted with one tint over the face\'s outline', (person, asked, pick) => asked.map((colour) => pick(person.painted.get(colour)!)), 0],
-    ['the person\'s frames under the colours, out of their order', (person, asked, pick) => lit(INDOOR)(person, shuffled(asked, reorder), pick), 0],
-    ['the person under another sequence (an earlier challenge\'s light)', (person, asked, pick) => lit(INDOOR)(person, another(asked), pick), 0.02],
-  ] as [string, Parameters<typeof present>[1], number][]) {
-    it(`${kind}: ${most ? `at most ${most * 100} %` : 'none'} accepted`, () => {
-      const results = present(COUNT, frames);
-      kinds.push([kind, results]);
-      const accepted = results.filter((r) => r.verdict.lit).length;
-      assert.ok(accepted <= most * results.length, `${accepted} of ${results.length}`);
-    });
-  }
+  it('every attack kind is refused every time, but the known gaps the table prints', () => {
+    // Known gaps, printed and said on the liveness page: the falloff rule reads one line across the
+    // face, which a soft edge falls off on too; the colours are matched one hue at a time, which an
+    // earlier session's nearest frames come close to.
+    const known = new Map([['its edge soft', 1], ['shaped as an egg', 1], ["an earlier session's frames", 1]]);
+    for (const [kind, results] of kinds) {
+      if (kind.startsWith('person')) continue;
+      const most = [...known].find(([words]) => kind.includes(words))?.[1] ?? 0;
+      const { accepted } = rate(kind, results);
+      assert.ok(accepted <= most * results.length, `${kind}: ${accepted} of ${results.length}`);
+    }
+  });
+
+  it('prints the spread of each measure per kind (min, 5th, 25th, 50th, 95th percentile, max): the margins', () => {
+    const q = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return [0, 0.05, 0.25, 0.5, 0.95, 1].map((p) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(2)).join(' '); };
+    for (const [kind, results] of kinds) {
+      const ms = results.map((r) => r.measures).filter((m) => m !== null);
+      assert.ok(ms.length > 0, `${kind}: measured`);
+      console.log(`# ${kind}\n#   order ${q(ms.map((m) => m.order))}\n#   each ${q(ms.map((m) => m.each))}\n#   frame ${q(ms.map((m) => m.frame))}\n#   off ${q(ms.map((m) => m.off))}\n#   gain ${q(ms.map((m) => m.gain))}\n#   falloff ${q(ms.map((m) => m.falloff))}`);
+    }
+  });
 
   it('prints the table, and people as the room\'s light grows', () => {
-    console.log(['# | presented to the light | presented | accepted | rate | refused for (a refusal may break several) |', '# |---|---|---|---|---|'].concat(table(kinds)).join('\n'));
-    const sweep = SWEEP.map((strength) => [`person, screen ${strength} of the room's light (about ${Math.round(200 / strength)} lux)`, present(COUNT, lit(strength))] as [string, ReturnType<typeof present>]);
+    console.log(['# | presented to the light | presented | accepted | rate | refused for (a refusal may break several) |', '# |---|---|---|---|---|'].concat(table([...kinds])).join('\n'));
+    const sweep = ROOMS.map((strength) => [`person, screen ${strength} of the room's light (about ${Math.round(200 / strength)} lux)`, people.flatMap((p) => p.rooms.get(strength)!.map(({ frames, asked }) => judged(frames, asked)))] as [string, Result[]]);
     console.log(['# | the room\'s light | presented | accepted | rate | refused for |', '# |---|---|---|---|---|'].concat(table(sweep)).join('\n'));
   });
 });

@@ -6,7 +6,7 @@
  * everything, one tint painted evenly over the face's outline, a flat print lit by the screen.
  */
 import { inside, type Point } from '../../../src/server/liveness/geometry.js';
-import { PALETTE, type LightColour } from '../../../src/server/liveness/light.js';
+import { linearOf, type LightColour } from '../../../src/server/liveness/light.js';
 import { render, toJpeg, toLinear, toSrgb, type Pose, type Rgba, type Shape } from './head.js';
 
 /**
@@ -38,35 +38,94 @@ export function brightnessOf(image: Rgba): number {
 
 /** Adds `strength` of each colour's linear light to every pixel: a screen's glass reflecting it over the picture behind. */
 export function glass(image: Rgba, colour: LightColour, strength: number): Rgba {
-  const rgb = PALETTE[colour];
+  const rgb = linearOf(colour);
   const out = new Uint8ClampedArray(image.data);
   for (let i = 0; i < out.length; i += 4) for (let c = 0; c < 3; c++) out[i + c] = toSrgb(toLinear(image.data[i + c]!) + strength * rgb[c]!);
   return { data: out, width: image.width, height: image.height };
 }
 
-/** Multiplies the light inside the face's outline (the jaw and the brows) evenly by the colour: one tint painted over it. */
-export function paint(image: Rgba, outline: Point[], colour: LightColour, strength: number): Rgba {
-  const rgb = PALETTE[colour];
+/**
+ * How a tint painted over a face is weighted: `hard` evenly inside the outline; `soft` evenly in its
+ * middle, fading to nothing over the outer half towards the outline; `shaped` as an egg facing the
+ * screen would take it (the cosine of an ellipsoid's surface, fitted to the outline): a paint that
+ * follows a coarse shape of a head but not the face's own.
+ */
+export type PaintEdge = 'hard' | 'soft' | 'shaped';
+
+/** Multiplies the light inside the face's outline (the jaw and the brows) by the colour, weighted by `edge`: one tint painted over it. */
+export function paint(image: Rgba, outline: Point[], colour: LightColour, strength: number, edge: PaintEdge = 'hard'): Rgba {
+  const rgb = linearOf(colour);
+  const xs = outline.map((p) => p.x);
+  const ys = outline.map((p) => p.y);
+  const [cx, cy] = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  const [a, b] = [(Math.max(...xs) - Math.min(...xs)) / 2, (Math.max(...ys) - Math.min(...ys)) / 2];
+  const weight = (x: number, y: number) => {
+    const r2 = ((x - cx) / a) ** 2 + ((y - cy) / b) ** 2;
+    if (edge === 'shaped') return r2 < 1 ? Math.sqrt(1 - r2) : 0;
+    if (!inside(outline, { x, y })) return 0;
+    return edge === 'hard' ? 1 : Math.min(1, Math.max(0, 2 * (1 - Math.sqrt(r2))));
+  };
   const out = new Uint8ClampedArray(image.data);
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
-      if (!inside(outline, { x, y })) continue;
+      const w = weight(x, y);
+      if (!w) continue;
       const i = (y * image.width + x) * 4;
-      for (let c = 0; c < 3; c++) out[i + c] = toSrgb(toLinear(image.data[i + c]!) * (1 + strength * rgb[c]!));
+      for (let c = 0; c < 3; c++) out[i + c] = toSrgb(toLinear(image.data[i + c]!) * (1 + w * strength * rgb[c]!));
     }
   }
   return { data: out, width: image.width, height: image.height };
 }
 
 /**
- * A head (or a print) held still in front of the screen: each frame a little off the last, as a
+ * A head (or a print) held close to the screen in one pose, rendered twice: by the room's light
+ * alone, and with a white screen at `strength`, both in linear light. The screen's light adds
+ * linearly, so a frame under any colour, at any strength, is their mix (`underColour`), and costs
+ * no render.
+ */
+export interface LitPose {
+  base: Float32Array;
+  white: Float32Array;
+  strength: number;
+  width: number;
+  height: number;
+  /** The mean brightness the camera's exposure holds: the unlit head's. */
+  brightness: number;
+}
+
+const linearPixels = (image: Rgba) => Float32Array.from(image.data, (v, i) => (i % 4 === 3 ? 1 : toLinear(v)));
+
+/**
+ * `count` poses of a head held still in front of the screen: each a little off the last, as a
  * person holds; `drift` pixels further sideways each frame, for a person who does not.
  */
-export function litFrames(source: Rgba, landmarks: Point[], colours: readonly (LightColour | null)[], strength: number, random: () => number, shape: Shape = 'head', drift = 0): Rgba[] {
+export function litPoses(source: Rgba, landmarks: Point[], count: number, strength: number, random: () => number, shape: Shape = 'head', drift = 0): LitPose[] {
   const size = { width: 320, height: 240 };
   const jitter = (i: number): Pose => ({ yaw: (random() - 0.5) * 4, pitch: (random() - 0.5) * 4, shiftX: (random() - 0.5) * 3 + i * drift, shiftY: (random() - 0.5) * 3, distance: 0.7 });
   const brightness = brightnessOf(render(source, landmarks, shape, { distance: 0.7 }, size));
-  return colours.map((colour, i) => camera(render(source, landmarks, shape, jitter(i), size, colour ? { rgb: PALETTE[colour], strength } : undefined), brightness));
+  return Array.from({ length: count }, (_, i) => {
+    const pose = jitter(i);
+    const base = linearPixels(render(source, landmarks, shape, pose, size));
+    const white = linearPixels(render(source, landmarks, shape, pose, size, { rgb: [1, 1, 1], strength }));
+    return { base, white, strength, ...size, brightness };
+  });
+}
+
+/** The frame the camera takes of `pose` with the screen showing `colour` (null: nothing the page shows) at `strength`, the pose's own by default. */
+export function underColour(pose: LitPose, colour: LightColour | null, strength = pose.strength): Rgba {
+  const rgb = colour ? linearOf(colour) : [0, 0, 0];
+  const scale = strength / pose.strength;
+  const data = new Uint8ClampedArray(pose.base.length);
+  for (let i = 0; i < data.length; i += 4) {
+    for (let c = 0; c < 3; c++) data[i + c] = toSrgb(pose.base[i + c]! + scale * rgb[c]! * (pose.white[i + c]! - pose.base[i + c]!));
+    data[i + 3] = 255;
+  }
+  return camera({ data, width: pose.width, height: pose.height }, pose.brightness);
+}
+
+/** Frames of the head held still under each colour in turn (null: unlit, a recording). */
+export function litFrames(source: Rgba, landmarks: Point[], colours: readonly (LightColour | null)[], strength: number, random: () => number, shape: Shape = 'head', drift = 0): Rgba[] {
+  return litPoses(source, landmarks, colours.length, strength, random, shape, drift).map((pose, i) => underColour(pose, colours[i]!));
 }
 
 export const jpegOf = (image: Rgba) => toJpeg(image, 85);
@@ -74,4 +133,23 @@ export const jpegOf = (image: Rgba) => toJpeg(image, 85);
 /** A seeded generator: the same renders and sequences on every run. */
 export function seeded(seed: number): () => number {
   return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+}
+
+/** A colour's hue as the judge sees it: the logarithms of the light it adds to a face, their mean taken out. */
+function tintOf(colour: LightColour): number[] {
+  const logs = linearOf(colour).map((c) => Math.log(1 + 0.3 * c));
+  const mean = (logs[0]! + logs[1]! + logs[2]!) / 3;
+  return logs.map((v) => v - mean);
+}
+
+/** The earlier colour nearest `colour`, by the tint it gives a face. */
+export function nearestColour(earlier: readonly LightColour[], colour: LightColour): number {
+  const want = tintOf(colour);
+  const far = (other: LightColour) => tintOf(other).reduce((sum, v, c) => sum + (v - want[c]!) ** 2, 0);
+  return earlier.reduce((best, other, k) => (far(other) < far(earlier[best]!) ? k : best), 0);
+}
+
+/** An attacker's answer to `asked` from an earlier session's frames: for each colour asked, the earlier frame under the nearest colour. */
+export function earlierAnswer<T>(earlier: { asked: readonly LightColour[]; frames: readonly T[] }, asked: readonly LightColour[]): T[] {
+  return asked.map((colour) => earlier.frames[nearestColour(earlier.asked, colour)]!);
 }

@@ -2,9 +2,8 @@
 import type { LivenessMove } from '../../../src/core/protocol.js';
 import type { FacePool } from '../../../src/server/node/face-pool.js';
 import { toJpeg, type Shape } from './head.js';
-import type { LightColour } from '../../../src/server/liveness/light.js';
 import { filmFrames, filmPoses, landmarksOf, photo } from './presentations.js';
-import { jpegOf, litFrames } from './lit-frames.js';
+import { jpegOf, litPoses, seeded, underColour, type LitPose } from './lit-frames.js';
 
 /** A filmed answer: its frames (base64 JPEG) and when each was taken. */
 export interface Film {
@@ -28,6 +27,7 @@ export async function presenter(pool: FacePool, person: string): Promise<Present
   const source = photo(person);
   const landmarks = await landmarksOf(pool, source);
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+  const poses = new Map<string, LitPose[]>();
   return {
     answer: (moves, shape = 'head') => {
       const video = filmFrames(source, landmarks, shape, filmPoses(moves)).map(b64);
@@ -35,9 +35,10 @@ export async function presenter(pool: FacePool, person: string): Promise<Present
     },
     still: () => Buffer.from(toJpeg(source, 90)).toString('base64'),
     lit: (colours, { shape = 'head', strength = 0.3, drift = 0 } = {}) => {
-      let seed = 1;
-      const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-      return litFrames(source, landmarks, colours as (LightColour | null)[], strength, random, shape, drift).map((frame) => b64(jpegOf(frame)));
+      // The same poses for every challenge (renders are slow; any colour is their mix): the frames differ by the colours alone.
+      const key = `${shape} ${strength} ${drift} ${colours.length}`;
+      if (!poses.has(key)) poses.set(key, litPoses(source, landmarks, colours.length, strength, seeded(1), shape, drift));
+      return poses.get(key)!.map((pose, i) => b64(jpegOf(underColour(pose, colours[i] ?? null))));
     },
   };
 }

@@ -166,19 +166,35 @@ describe('the service', () => {
     assert.deepEqual(await errorOf(await redeem(receipt, secret())), [401, 'unauthorized']);
   });
 
-  it('by default (VERIFY_FACE_LIVENESS), asks for a live challenge and refuses a picture before anything is paid', async () => {
-    const live = createVerifyService({ ...settings, VERIFY_FACE_LIVENESS: true }, { log: () => {} });
+  const liveService = (extra: Record<string, unknown>) => {
+    const live = createVerifyService({ ...settings, VERIFY_FACE_LIVENESS: true, ...extra }, { log: () => {} });
+    const post = async (route: string, body: object) => {
+      const response = await live.handle(new Request(`${origin}/api/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await token({ enroll: true })}` }, body: JSON.stringify(body) }), { clientIp: '127.0.0.1' });
+      return { status: response.status, json: (await response.json()) as Record<string, any> };
+    };
+    return { live, post };
+  };
+
+  it('by default (VERIFY_FACE_LIVENESS, VERIFY_FACE_LIGHT), asks for a live challenge with the light, and refuses a picture before anything is paid', async () => {
+    const { live, post } = liveService({});
     try {
-      const post = async (route: string, body: object) => {
-        const response = await live.handle(new Request(`${origin}/api/verify/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await token({ enroll: true })}` }, body: JSON.stringify(body) }), { clientIp: '127.0.0.1' });
-        return { status: response.status, json: (await response.json()) as Record<string, any> };
-      };
       const challenge = await post('liveness-challenge', {});
       assert.equal(challenge.status, 200);
       assert.equal(challenge.json.moves.length, 2);
+      assert.equal(challenge.json.light.colours.length, 8);
       const picture = (await import('../helpers.js')).stillImage('obama_1');
       const refused = await post('verify-by-face', { query_face_image: picture });
       assert.deepEqual([refused.status, refused.json.error.code], [400, 'liveness_required']);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('VERIFY_FACE_LIGHT=false: the live challenge asks for the movements alone', async () => {
+    const { live, post } = liveService({ VERIFY_FACE_LIGHT: false });
+    try {
+      const challenge = await post('liveness-challenge', {});
+      assert.deepEqual([challenge.status, challenge.json.moves.length, challenge.json.light], [200, 2, undefined]);
     } finally {
       await live.close();
     }
