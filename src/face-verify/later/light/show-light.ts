@@ -25,9 +25,10 @@ export interface LightHost {
 const TAKE_AT = 0.8;
 /**
  * The light's frames at 320 px, as the server's rules were measured (light.test.ts) and its cost is
- * benched: it reads a coarse grid of colours and checks who it is on a face that is close.
+ * benched: it reads a coarse grid of colours and checks who it is on a face that is close. At most
+ * 40 KB of base64 each, as the film's frames: 24 and 8 of them fit the handler's 1 MB.
  */
-export const LIT_FRAME = { maxSide: 320, maxBase64: 80 * 1024 };
+export const LIT_FRAME = { maxSide: 320, maxBase64: 40 * 1024 };
 
 /** Resolves when `wait` does or after `ms`, whichever comes first: a hidden page runs no frames. */
 const atMost = (ms: number, wait: (done: () => void) => void) => new Promise<void>((resolve) => (wait(resolve), setTimeout(resolve, ms)));
