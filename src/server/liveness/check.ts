@@ -15,7 +15,7 @@ export interface AskedFor {
 /** The film's verdict (film.ts), then, with a light challenge, the light's, on the person of the film's frontal frame. */
 export async function checkLive(observer: FaceObserver, pictures: Pictures, asked: AskedFor): Promise<Verdict> {
   const { video = [], light } = await observer.observe(pictures);
-  const verdict = judgeFilm(video, asked.moves);
+  const verdict = await judgeFilm(video, asked.moves);
   if (!verdict.live || !asked.light) return verdict;
   const front = video[verdict.frontal]!;
   return judgeLit({ ...front, landmarks: front.landmarks!, luma: front.luma! }, light, asked.light);

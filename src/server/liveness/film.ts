@@ -47,7 +47,7 @@ const centre = (landmarks: Point[]) => {
 };
 
 
-export function judgeFilm(film: FilmFrame[], moves: readonly Move[], limits = FILM_LIMITS): Verdict {
+export async function judgeFilm(film: FilmFrame[], moves: readonly Move[], limits = FILM_LIMITS): Promise<Verdict> {
   if (film.length < moves.length + 1) return { live: false, reason: 'frames_missing' };
   for (const [index, frame] of film.entries()) {
     if ((frame.faces ?? 1) > 1) return { live: false, reason: 'several_faces', frame: index };
@@ -95,13 +95,18 @@ export function judgeFilm(film: FilmFrame[], moves: readonly Move[], limits = FI
   const depth = Math.max(...held.map((frames) => median(frames.map((i) => planarResidual(base, marks[i]!)))));
   if (!(depth >= limits.depth)) return { live: false, reason: 'flat' };
   const first = { landmarks: base, luma: film[start]!.luma! };
-  const parallax = Math.max(
-    ...moves.map((move, m) => {
-      if (move === 'closer') return 0;
-      const frames = held[m]!.filter((i) => film[i]!.luma);
-      return frames.length ? median(frames.map((i) => noseParallax(noseShifts(first, { landmarks: marks[i]!, luma: film[i]!.luma! }), NOSE_GOES[move as Exclude<Move, 'closer'>]))) : 0;
-    }),
-  );
+  // The nose against the texture: a few milliseconds a frame, a movement's frames one at a time,
+  // the event loop let through between them, so that twenty checks at once do not stall the server.
+  let parallax = 0;
+  for (const [m, move] of moves.entries()) {
+    if (move === 'closer') continue;
+    const scores: number[] = [];
+    for (const i of held[m]!.filter((i) => film[i]!.luma)) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      scores.push(noseParallax(noseShifts(first, { landmarks: marks[i]!, luma: film[i]!.luma! }), NOSE_GOES[move]));
+    }
+    if (scores.length) parallax = Math.max(parallax, median(scores));
+  }
   if (!(parallax >= limits.parallax)) return { live: false, reason: 'flat' };
   return { live: true, frontal: start };
 }

@@ -70,7 +70,7 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
   };
   const judged = async (kind: Kind, frames: Uint8Array[], moves: LivenessMove[]) => {
     const { video } = await pool.observe({ moves: [], light: [], video: frames });
-    count(kind, judgeFilm(video!, moves));
+    count(kind, await judgeFilm(video!, moves));
   };
   const second = twoFaces();
   const cast = await Promise.all(
@@ -92,7 +92,7 @@ export async function presentAll(pool: FacePool, people: readonly string[] = PEO
       const moves = [a!, b!];
       const head = film('head', moves);
       const theirs = filmFrames(other.source, other.landmarks, 'head', filmPoses(moves), other.drawn);
-      count('photo held still', judgeFilm(held!, moves));
+      count('photo held still', await judgeFilm(held!, moves));
       await Promise.all([
         judged('person', head, moves),
         ...PICTURES.map(([kind, shape, poses]) => judged(kind, film(shape, moves, poses), moves)),
