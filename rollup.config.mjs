@@ -64,7 +64,7 @@ const faceModelFiles = () => ({
 });
 
 export default [
-  forNode('server', { index: 'index', node: 'node/index', 'face-worker': 'node/face-worker.mjs' }, [faceModelFiles()]),
+  forNode('server', { index: 'index', node: 'node/index', 'face-worker': 'node/face-worker.mjs', 'digit-worker': 'node/digit-worker.mjs' }, [faceModelFiles()]),
   forNode('emulator', { index: 'index', cli: 'cli' }),
   // The stand-alone service: one file with its libraries inside (ioredis too, which the server
   // entries leave to the host), so that `npx verify-widgets serve` needs nothing else installed.
@@ -79,9 +79,10 @@ export default [
       warn(warning);
     },
   },
-  // Its face models' worker, beside it, as the face pool starts it (the models themselves are installed beside).
+  // Its face models' worker and its digit recogniser's, beside it, as the face pool and the digit
+  // listener start them (the models themselves are installed beside).
   {
-    input: { 'service/face-worker': 'src/server/node/face-worker.mjs' },
+    input: { 'service/face-worker': 'src/server/node/face-worker.mjs', 'service/digit-worker': 'src/server/node/digit-worker.mjs' },
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].mjs' },
     external: (id) => builtinModules.includes(id.replace(/^node:/, '')),
     plugins: [nodeResolve({ preferBuiltins: true }), commonjs(), license({ thirdParty: { output: 'dist/service/FACE-WORKER-LICENSES.txt' } })],

@@ -223,8 +223,11 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
     this.reportProblem(host, this.failureText({ reason: host.code, ...host.extra }));
   }
 
-  /** Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went; `capture` says where a photo came from. */
-  protected async upload(sample: string | LiveFaceBody, capture?: 'camera' | 'file'): Promise<void> {
+  /**
+   * Sends the sample (on entering `uploading`), moves the flow by the answer, and says how it went;
+   * `capture` says where a photo came from, `nonce` which of the host's voice challenges a recording answers.
+   */
+  protected async upload(sample: string | LiveFaceBody, capture?: 'camera' | 'file', nonce?: string): Promise<void> {
     const { kind } = this;
     const said = this.#said();
     this.#capture = capture;
@@ -236,7 +239,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
           ? this.requests.call('enroll-face', sample)
           : kind === 'face'
             ? this.requests.call('enroll-face', { face_image: sample })
-            : this.requests.call('enroll-voice', { audio: sample }));
+            : this.requests.call('enroll-voice', { audio: sample, ...(nonce && { nonce }) }));
         this.flow.send({ type: 'done' });
         this.announce(said.enrolled);
         this.dispatchEvent(new VerifyEnrolledEvent({ kind }));
@@ -247,7 +250,7 @@ export abstract class BiometricElement<Step extends FaceStep | VoiceStep, S exte
         ? this.requests.call('verify-by-face', sample)
         : kind === 'face'
           ? this.requests.call('verify-by-face', { query_face_image: sample })
-          : this.requests.call('verify-by-voice', { query_audio: sample }));
+          : this.requests.call('verify-by-voice', { query_audio: sample, ...(nonce && { nonce }) }));
       this.flow.send({ type: 'done' });
       // Captured on a phone from a link: the receipt went to the computer, which says so there.
       if ('handedOff' in answer) return this.announce(this.t.handoffPhoneDone);

@@ -139,7 +139,27 @@ export type LivenessReason =
   /** The light challenge's colours were not seen on the face (too far from the screen, too dim, too much daylight, or no light at all). */
   | 'light_not_seen'
   /** The face moved while the colours showed. */
-  | 'light_moved';
+  | 'light_moved'
+  /** A voice's recording did not say the digits the server asked for (voice-challenge). */
+  | 'digits_not_heard';
+
+/** POST {endpoint}/voice-challenge's body: the page's language, for the digits to be read in where it can be heard. */
+export interface VoiceChallengeBody {
+  lang?: string;
+}
+
+/**
+ * POST {endpoint}/voice-challenge: the digits to read aloud, in `lang`, and the nonce to send back
+ * with the recording within `expiresIn` seconds. The server hears the digits before the service is
+ * paid: a recording made earlier says other digits.
+ */
+export interface VoiceChallenge {
+  nonce: string;
+  digits: string;
+  /** The language the digits are heard in (`en` or `fr`): the page's where it can be, English otherwise. */
+  lang: string;
+  expiresIn: number;
+}
 
 /** POST {endpoint}/liveness-challenge: the movements to make, in order, and the nonce to send back within `expiresIn` seconds. */
 export interface LivenessChallenge {
@@ -219,6 +239,8 @@ export interface ConfigResponse {
    * photo file only to register, when `photoEnrolment` says the host takes one.
    */
   liveness?: { photoEnrolment: boolean };
+  /** Present when the host hears voices say digits it chose: the widget asks `voice-challenge` for them and sends its nonce back. */
+  voiceDigits?: true;
 }
 
 /**
@@ -342,9 +364,10 @@ export interface Routes {
   'verify-otp': { method: 'POST'; request: VerifyOtpBody; response: VerifiedResponse };
   'liveness-challenge': { method: 'POST'; request: Record<never, never>; response: LivenessChallenge };
   'verify-by-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.face> | LiveFaceBody; response: VerifiedResponse | HandedOffResponse };
-  'verify-by-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.voice>; response: VerifiedResponse | HandedOffResponse };
+  'voice-challenge': { method: 'POST'; request: VoiceChallengeBody; response: VoiceChallenge };
+  'verify-by-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.verify.voice> & { nonce?: string }; response: VerifiedResponse | HandedOffResponse };
   'enroll-face': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.face> | LiveFaceBody; response: EnrolledResponse };
-  'enroll-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.voice>; response: EnrolledResponse };
+  'enroll-voice': { method: 'POST'; request: Sample<typeof SAMPLE_FIELDS.enroll.voice> & { nonce?: string }; response: EnrolledResponse };
   'handoff-start': { method: 'POST'; request: HandoffStartBody; response: HandoffStarted };
   'handoff-status': { method: 'POST'; request: HandoffStatusBody; response: HandoffStatus };
   'handoff-claim': { method: 'POST'; request: Record<never, never>; response: HandoffClaimed };
@@ -376,9 +399,10 @@ export const ROUTES: { readonly [R in Route]: RouteSpec<R> } = {
   'verify-otp': { method: 'POST', fields: ['phone', 'email', 'otp', 'altcha', 'humanCheck'], media: false },
   'liveness-challenge': { method: 'POST', fields: [], media: false },
   'verify-by-face': { method: 'POST', fields: [SAMPLE_FIELDS.verify.face, 'nonce', 'video', 'times', 'lit'], media: true },
-  'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice], media: true },
+  'voice-challenge': { method: 'POST', fields: ['lang'], media: false },
+  'verify-by-voice': { method: 'POST', fields: [SAMPLE_FIELDS.verify.voice, 'nonce'], media: true },
   'enroll-face': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.face, 'nonce', 'video', 'times', 'lit'], media: true },
-  'enroll-voice': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.voice], media: true },
+  'enroll-voice': { method: 'POST', fields: [SAMPLE_FIELDS.enroll.voice, 'nonce'], media: true },
   'handoff-start': { method: 'POST', fields: ['kind', 'mode'], media: false },
   'handoff-status': { method: 'POST', fields: ['token', 'cancel'], media: false },
   'handoff-claim': { method: 'POST', fields: [], media: false },

@@ -118,6 +118,7 @@ export const fil: Strings = {
   voiceVerified: 'Na-verify ang iyong boses.',
   voiceEnrolled: 'Nakarehistro na ang iyong boses.',
   voice_no_match_hint: 'Magsalita sa karaniwan mong boses, malapit sa mikropono, sa tahimik na lugar.',
+  live_digits_not_heard: 'Hindi namin narinig ang mga numero. Basahin ang mga ito nang malakas at malinaw, sa tahimik na lugar.',
   'voice_no-speech': 'Walang narinig na pananalita: basahin nang malakas ang mga numero, malapit sa mikropono.',
   'voice_too-quiet': 'Masyadong mahina: lakasan ang boses o lumapit sa mikropono.',
   voice_clipping: 'Masyadong malakas: lumayo nang kaunti sa mikropono.',

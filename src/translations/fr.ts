@@ -118,6 +118,7 @@ export const fr: Strings = {
   voiceVerified: 'Votre voix a été vérifiée.',
   voiceEnrolled: 'Votre voix est enregistrée.',
   voice_no_match_hint: 'Parlez de votre voix habituelle, près du micro, dans un endroit calme.',
+  live_digits_not_heard: 'Nous n’avons pas entendu les chiffres. Lisez-les à voix haute, distinctement, dans un endroit calme.',
   'voice_no-speech': 'Aucune parole entendue : lisez les chiffres à voix haute, près du micro.',
   'voice_too-quiet': 'Trop faible : parlez plus fort ou rapprochez-vous du micro.',
   voice_clipping: 'Trop fort : éloignez-vous un peu du micro.',

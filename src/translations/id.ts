@@ -118,6 +118,7 @@ export const id: Strings = {
   voiceVerified: 'Suara Anda telah diverifikasi.',
   voiceEnrolled: 'Suara Anda telah terdaftar.',
   voice_no_match_hint: 'Bicaralah dengan suara biasa Anda, dekat mikrofon, di tempat yang tenang.',
+  live_digits_not_heard: 'Kami tidak mendengar angkanya. Bacakan dengan jelas dan keras, di tempat yang tenang.',
   'voice_no-speech': 'Tidak terdengar suara: bacakan angkanya dengan keras, dekat mikrofon.',
   'voice_too-quiet': 'Terlalu pelan: bicaralah lebih keras atau dekati mikrofon.',
   voice_clipping: 'Terlalu keras: mundurlah sedikit dari mikrofon.',

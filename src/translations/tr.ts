@@ -118,6 +118,7 @@ export const tr: Strings = {
   voiceVerified: 'Sesiniz doğrulandı.',
   voiceEnrolled: 'Sesiniz kaydedildi.',
   voice_no_match_hint: 'Her zamanki sesinizle, mikrofona yakın ve sessiz bir yerde konuşun.',
+  live_digits_not_heard: 'Rakamları duyamadık. Sessiz bir yerde, yüksek sesle ve net okuyun.',
   'voice_no-speech': 'Konuşma duyulmadı: sayıları mikrofona yakın ve sesli okuyun.',
   'voice_too-quiet': 'Çok kısık: daha yüksek sesle konuşun veya mikrofona yaklaşın.',
   voice_clipping: 'Çok yüksek: mikrofondan biraz uzaklaşın.',

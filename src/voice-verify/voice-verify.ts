@@ -82,7 +82,10 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
   };
   protected readonly firstEnglish = { ...commonFirst, ...biometricFirst, ...voiceFirst };
 
-  /** The text to read; by default a fresh sequence of random digits for each recording. */
+  /**
+   * The text to read; by default a fresh sequence of random digits for each recording. Where the
+   * host hears the digits (its `voiceLiveness`), they are the host's, and this is not shown.
+   */
   prompt = '';
   /** How many digits the default prompt has. */
   digits = 8;
@@ -117,13 +120,19 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
   });
   /** @internal The digits to read when no prompt is set: fresh for each recording, so that a recording of an earlier one does not fit. */
   freshDigits = '';
+  /** @internal The host's voice challenge the digits are from, sent back with the recording. */
+  #nonce: string | undefined;
+  /** @internal The text shown to read: the page's prompt, unless the host chose digits it will hear. */
+  get shownPrompt(): string {
+    return this.config?.voiceDigits ? '' : this.prompt;
+  }
   /** @internal */
   readonly flow = new FlowController<VoiceState, VoiceEvent>(this, this.laterTransition(() => this.later?.transition), { step: 'priming' }, {
     enter: {
       permission: () => void this.#openMicrophone(),
-      ready: () => (this.freshDigits = this.later!.randomDigits(this.digits)),
+      ready: () => void this.#digits(),
       recording: () => void this.tools?.recorder.start(),
-      uploading: (state) => void this.upload(state.audio),
+      uploading: (state) => void this.upload(state.audio, undefined, this.#nonce),
     },
     change: (state, before) => {
       if (state.step === 'recording' && state.warning && before.step === 'recording' && before.warning !== state.warning) {
@@ -134,6 +143,21 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
       if (state.step !== 'review') this.tools?.playback.stop();
     },
   });
+
+  /** Fresh digits for each recording: the host's, where it hears them, asked for in the page's language; the widget's own otherwise. */
+  async #digits(): Promise<void> {
+    this.#nonce = undefined;
+    if (!this.config?.voiceDigits) return void (this.freshDigits = this.later!.randomDigits(this.digits));
+    this.freshDigits = '';
+    try {
+      const { nonce, digits } = await this.requests.call('voice-challenge', { lang: this.language });
+      if (this.step !== 'ready') return;
+      [this.#nonce, this.freshDigits] = [nonce, this.later!.groupDigits(digits)];
+      this.requestUpdate();
+    } catch (error) {
+      this.reportLiveFailure(error);
+    }
+  }
 
   protected fetchLater(): Promise<VoiceLater> {
     return import('./later/later-steps.js');

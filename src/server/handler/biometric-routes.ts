@@ -12,6 +12,7 @@ import type { RequestContext } from './context.js';
 import { hasProof } from './enroll-proof.js';
 import { fail, fromServiceError, HandlerError } from './errors.js';
 import { liveSample } from './liveness-routes.js';
+import { checkSpokenDigits } from './voice-challenge.js';
 import { verified } from './verified.js';
 import { requireHooks } from './hooks.js';
 import { handedOff } from './handoff.js';
@@ -84,7 +85,9 @@ async function readSample(ctx: RequestContext, kind: BiometricKind, field: strin
   const { liveness, enrollFaceFromUnprovenPhoto } = ctx.options;
   const photoAllowed = field === SAMPLE_FIELDS.enroll.face && enrollFaceFromUnprovenPhoto && body[field] !== undefined;
   if (kind === 'face' && liveness && !photoAllowed) return liveSample(ctx, body, user);
-  return checkSample(ctx, kind, field, body[field]);
+  const sample = checkSample(ctx, kind, field, body[field]);
+  if (kind === 'voice' && ctx.options.voiceLiveness) await checkSpokenDigits(ctx, body.nonce, sample, user);
+  return sample;
 }
 
 export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClient, kind: BiometricKind): Promise<Response> {

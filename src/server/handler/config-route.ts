@@ -64,6 +64,7 @@ export async function config(ctx: RequestContext, otp: Pick<OtpDeps, 'channels' 
     pending: pending ? describePending(ctx, pending) : null,
     ...(options.getReference && options.saveReference ? { handoff: true as const } : {}),
     ...(options.liveness ? { liveness: { photoEnrolment: options.enrollFaceFromUnprovenPhoto === true } } : {}),
+    ...(options.voiceLiveness ? { voiceDigits: true as const } : {}),
   };
   return json(body);
 }

@@ -21,7 +21,7 @@ const TOKEN = /^[A-Za-z0-9_-]{22}$/;
 /** The short code's letters: none that reads as another (0 and O, 1 and I). */
 const CODE_LETTERS = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 /** The routes a phone may call at all; which of them its link allows is `allows` below. */
-const PHONE_ROUTES: readonly Route[] = ['config', 'handoff-claim', 'handoff-phone', 'liveness-challenge', 'verify-by-face', 'verify-by-voice', 'enroll-face', 'enroll-voice'];
+const PHONE_ROUTES: readonly Route[] = ['config', 'handoff-claim', 'handoff-phone', 'liveness-challenge', 'voice-challenge', 'verify-by-face', 'verify-by-voice', 'enroll-face', 'enroll-voice'];
 
 const ENDED = 'This phone link has expired or was used already. Make a new one on your computer.';
 const CANCELLED = 'This phone link was cancelled.';
@@ -127,7 +127,7 @@ export async function phoneHandoff(ctx: RequestContext, header: string, route: R
 
 function allows({ kind, mode }: PhoneHandoff, route: Route): boolean {
   const capture: Route = mode === 'enroll' ? `enroll-${kind}` : `verify-by-${kind}`;
-  return route === capture || route === 'config' || route === 'handoff-claim' || route === 'handoff-phone' || (route === 'liveness-challenge' && kind === 'face');
+  return route === capture || route === 'config' || route === 'handoff-claim' || route === 'handoff-phone' || (route === `${kind === 'face' ? 'liveness' : 'voice'}-challenge`);
 }
 
 const phoneLink = (ctx: RequestContext): PhoneHandoff => ctx.handoff ?? fail('forbidden', 'Open the link from your computer on your phone.');

@@ -8,6 +8,7 @@ import { createServiceClient } from '../upstream/client.js';
 import { verifyReceipt, type ReceiptClaims, type VerifyReceiptOptions } from '../receipts.js';
 import { enroll, verifyBiometric } from './biometric-routes.js';
 import { livenessChallenge } from './liveness-routes.js';
+import { voiceChallenge } from './voice-challenge.js';
 import { balanceWatch, config } from './config-route.js';
 import { RequestContext } from './context.js';
 import { errorResponse, HandlerError, unavailable } from './errors.js';
@@ -88,6 +89,7 @@ function handlerFor(input: VerifyHandlerOptions, runtime: Runtime): VerifyHandle
     'send-otp': (ctx) => sendOtp(ctx, otp),
     'verify-otp': (ctx) => verifyOtp(ctx, otp),
     'liveness-challenge': livenessChallenge,
+    'voice-challenge': voiceChallenge,
     'verify-by-face': (ctx) => verifyBiometric(ctx, upstream, 'face'),
     'verify-by-voice': (ctx) => verifyBiometric(ctx, upstream, 'voice'),
     'enroll-face': (ctx) => enroll(ctx, 'face'),

@@ -49,7 +49,7 @@ const SAY: Record<LivenessMove, string> = {
 };
 
 /** What to tell the person, for each rule broken: what to do next, never a score. */
-function refusal(verdict: Extract<Verdict, { live: false }>): string {
+export function refusal(verdict: Pick<Extract<Verdict, { live: false }>, 'reason' | 'move'>): string {
   switch (verdict.reason) {
     case 'no_face':
       return 'Your face was not seen in every picture. Keep your face in the frame, in good light.';
@@ -72,6 +72,8 @@ function refusal(verdict: Extract<Verdict, { live: false }>): string {
       return "The screen's colours were not seen on your face. Come closer to the screen, turn its brightness up, and keep bright light off your face.";
     case 'light_moved':
       return 'You moved while the colours showed. Stay close to the screen and hold still until they end.';
+    case 'digits_not_heard':
+      return "We didn't hear the digits. Read them aloud, clearly, in a quiet place.";
   }
 }
 
@@ -126,7 +128,7 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   const litFrames = challenge.light ? lit : [];
   const { minFilm, maxFilm } = LIVE_FRAMES;
   if (video.length < minFilm || !Array.isArray(litFrames) || litFrames.length !== (challenge.light?.length ?? 0)) {
-    fail('liveness_failed', refusal({ live: false, reason: 'frames_missing' }), { reason: 'frames_missing' });
+    fail('liveness_failed', refusal({ reason: 'frames_missing' }), { reason: 'frames_missing' });
   }
   if (video.length > maxFilm) fail('bad_sample', `A live answer's film holds at most ${maxFilm} frames.`, { field: 'video' });
   if (!validTimes(times, video.length, ctx.options.limits.livenessSeconds)) fail('invalid_input', 'Send when each frame was taken, in ms from the first, increasing, in times.', { field: 'times' });

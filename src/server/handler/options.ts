@@ -9,6 +9,7 @@ import { memoryStoreRefusal } from '../store/platform.js';
 import type { VerifyStore } from '../store/store.js';
 import { DEFAULT_FRICTION, type Friction } from './friction/settings.js';
 import type { FaceObserver } from '../liveness/judge.js';
+import type { DigitListener } from '../liveness/digits.js';
 import { Afterwards } from './afterwards.js';
 
 /**
@@ -157,6 +158,14 @@ export interface VerifyHandlerOptions {
    * entry's `createFacePool()` runs the face models in worker threads.
    */
   liveness?: FaceObserver;
+  /**
+   * Voices said now (the liveness page): a voice is verified or enrolled only from a recording of
+   * the digits the handler chose (`voice-challenge`), heard by this listener before the service is
+   * paid; a recording made earlier says other digits. The Node entry's `createDigitListener()` runs
+   * PocketSphinx (the optional peer `soundswallower`) in a worker thread. Unset, any recording of
+   * the person's voice passes.
+   */
+  voiceLiveness?: DigitListener;
   /**
    * With `liveness`, a light challenge too: the handler chooses colours for the widget to show on
    * the screen in front of the face, and checks that the face reflected them, in order, before the

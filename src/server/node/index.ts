@@ -14,6 +14,7 @@ import { createFacePool, type FacePool } from './face-pool.js';
 export { toNodeListener, type NodeListener } from './adapter.js';
 export { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 export { createFacePool, FacePoolBusyError, type FacePool, type FacePoolOptions } from './face-pool.js';
+export { createDigitListener, DigitListenerBusyError, DigitModelsMissingError, type DigitListenerHandle } from './digit-listener.js';
 
 const FACE_MODELS = ['@vladmandic/face-api', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', 'onnxruntime-node'];
 let shared: FacePool | undefined;

@@ -58,6 +58,8 @@ export const keys = {
   // Faces and voices.
   /** The session's live challenge (its nonce, its movements, its user), taken once (limits.livenessSeconds, 60 s). */
   livenessChallenge: (session: string) => `liveness:${session}`,
+  /** The session's voice challenge (its nonce, its digits, its language, its user), taken once (limits.livenessSeconds, 60 s). */
+  voiceChallenge: (session: string) => `voice:${session}`,
   /** Comparisons and enrolments by one user of one kind (limits.biometricAttempts, 15 minutes). */
   biometricAttempts: (kind: BiometricKind, user: string) => `bio:${kind}:${user}`,
   /** A first enrolment under way, so that a concurrent one is refused (limits.bodyReadSeconds + 30 s). */

@@ -13,6 +13,8 @@ export const biometricEnglish = {
   error_no_match: 'That didn’t match.',
   error_no_match_left: { one: 'That didn’t match. {count} try left.', other: 'That didn’t match. {count} tries left.' } as Plural,
   error_bad_sample: 'That sample couldn’t be used.',
+  // After a live check's refusal (a face's movements, a voice's digits): the tries left.
+  triesLeft: { one: '{count} try left.', other: '{count} tries left.' } as Plural,
   error_not_enrolled: 'Nothing is registered for this account yet.',
   error_signed_out: 'Sign in first, then try again.',
   error_proof_required: 'To register, first confirm it’s you with a code sent to your phone or email. This page goes on by itself once you have.',

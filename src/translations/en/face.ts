@@ -1,4 +1,3 @@
-import type { Plural } from '../../core/plural.js';
 import { biometricEnglish, type BiometricStrings } from './biometric.js';
 import { biometricFirst, commonFirst, faceFirst } from './first.js';
 
@@ -51,7 +50,6 @@ export const face = {
   live_light_not_seen: 'The screen’s colours weren’t seen on your face. Come closer to the screen, turn its brightness up, and keep bright light off your face.',
   live_light_moved: 'You moved while the colours showed. Stay close to the screen and keep still until they end.',
   face_no_match_hint: 'Face a light, look straight at the camera, and take off glasses or anything that covers your face.',
-  triesLeft: { one: '{count} try left.', other: '{count} tries left.' } as Plural,
   camera_denied: 'Camera access is blocked. Allow it in your browser’s settings for this site, then try again.',
   camera_denied_chrome: 'Camera access is blocked. Click the camera icon in the address bar, choose Allow, then try again.',
   camera_denied_firefox: 'Camera access is blocked. Click the crossed-out camera left of the address, clear the block, then try again.',

@@ -23,6 +23,7 @@ export const voice = {
   voiceVerified: 'Your voice was verified.',
   voiceEnrolled: 'Your voice is registered.',
   voice_no_match_hint: 'Speak in your usual voice, close to the microphone, in a quiet place.',
+  live_digits_not_heard: 'We didn’t hear the digits. Read them aloud, clearly, in a quiet place.',
   'voice_no-speech': 'No speech heard: read the numbers aloud, close to the microphone.',
   'voice_too-quiet': 'Too quiet: speak up, or come closer to the microphone.',
   voice_clipping: 'Too loud: move back from the microphone a little.',

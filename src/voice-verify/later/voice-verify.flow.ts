@@ -23,6 +23,8 @@ export type VoiceState = StepsOf<
       reason: VoiceFailure;
       attemptsLeft?: number;
       retryAfter?: number;
+      /** `liveness_failed`: why (the digits were not heard). */
+      livenessReason?: string;
       canRetry: boolean;
       /** The recording the service never judged (a fault on the way): "Try again" sends it again. */
       kept?: string;
@@ -75,8 +77,8 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
       return state.step === 'uploading' || state.step === 'handoff' ? { step: 'success' } : state;
     case 'failed':
       if (state.step === 'uploading') return uploadFailed(state.audio, event);
-      // The microphone's code could not be fetched (the network dropped): another try fetches it again.
-      return state.step === 'permission' ? { step: 'failure', reason: event.code, retryAfter: event.retryAfter, canRetry: true } : state;
+      // The microphone's code, or the host's digits, could not be fetched (the network dropped): another try fetches them again.
+      return state.step === 'permission' || state.step === 'ready' ? { step: 'failure', reason: event.code, retryAfter: event.retryAfter, canRetry: true } : state;
     case 'retry':
       if (state.step !== 'failure' || !state.canRetry) return state;
       return state.kept ? { step: 'uploading', audio: state.kept } : { step: 'permission' };
@@ -92,10 +94,13 @@ export function transitionVoice(state: VoiceState, event: VoiceEvent): VoiceStat
   }
 }
 
-function uploadFailed(audio: string, { code, attemptsLeft, retryAfter }: Extract<VoiceEvent, { type: 'failed' }>): VoiceState {
+function uploadFailed(audio: string, { code, attemptsLeft, retryAfter, livenessReason }: Extract<VoiceEvent, { type: 'failed' }>): VoiceState {
   switch (code) {
     case 'no_match':
       return { step: 'failure', reason: code, attemptsLeft, canRetry: attemptsLeft !== 0 };
+    // The digits asked were not heard: a new recording, of new digits, while tries are left.
+    case 'liveness_failed':
+      return { step: 'failure', reason: code, attemptsLeft, ...(livenessReason ? { livenessReason } : {}), canRetry: attemptsLeft !== 0 };
     case 'bad_sample':
       return { step: 'failure', reason: code, retryAfter, canRetry: true };
     // The recording was not judged: the same one goes again, unless the person records anew.

@@ -13,7 +13,7 @@ export interface VoiceView extends SampleView {
   readonly t: VoiceStrings;
   readonly flow: { readonly state: VoiceState; send(event: VoiceEvent): void };
   /** The page's text to read, or '' for the fresh digits. */
-  readonly prompt: string;
+  readonly shownPrompt: string;
   readonly freshDigits: string;
   readonly maxDuration: number;
   /** The recorder and the playback, once the person has started (the steps that show them come after). */
@@ -24,10 +24,13 @@ export interface VoiceView extends SampleView {
   } | null;
 }
 
-/** A fresh random prompt: digits in groups of four, easy to read aloud. */
+/** Digits in groups of four, easy to read aloud. */
+export const groupDigits = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+
+/** A fresh random prompt, grouped. */
 export function randomDigits(count: number): string {
   const values = crypto.getRandomValues(new Uint8Array(count));
-  return Array.from(values, (v) => String(v % 10)).join('').replace(/(\d{4})(?=\d)/g, '$1 ');
+  return groupDigits(Array.from(values, (v) => String(v % 10)).join(''));
 }
 
 /** The meter's floor: quieter than this draws an empty bar. */
@@ -48,10 +51,13 @@ function meter(v: VoiceView) {
 }
 
 function promptText(v: VoiceView) {
-  if (v.prompt) return html`<p part="prompt" class="prompt">${v.prompt}</p>`;
+  if (v.shownPrompt) return html`<p part="prompt" class="prompt">${v.shownPrompt}</p>`;
   // Digits in the page's script (Arabic-Indic in Arabic), kept in reading order left to right.
   const digit = new Intl.NumberFormat(v.language, { numberingSystem: v.language.startsWith('ar') ? 'arab' : 'latn' });
-  return html`<p part="prompt" class="prompt digits" dir="ltr">${Array.from(v.freshDigits, (c) => (c === ' ' ? ' ' : digit.format(Number(c)))).join('')}</p>`;
+  const digits = Array.from(v.freshDigits, (c) => (c === ' ' ? ' ' : digit.format(Number(c))));
+  // Said one digit at a time: a screen reader reads "4820" as a number.
+  return html`<p part="prompt" class="prompt digits" dir="ltr" aria-hidden="true">${digits.join('')}</p>
+    <p class="visually-hidden">${digits.filter((c) => c !== ' ').join(' ')}</p>`;
 }
 
 export function renderVoiceStep(v: VoiceView): TemplateResult | typeof nothing {
@@ -68,9 +74,9 @@ export function renderVoiceStep(v: VoiceView): TemplateResult | typeof nothing {
       return html`${v.heading(title)}<p part="message">${t.microphoneAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'ready':
       return html`${v.heading(t.readHeading)}
-        <p part="message">${v.prompt ? t.readText : t.readDigits}</p>
+        <p part="message">${v.shownPrompt ? t.readText : t.readDigits}</p>
         ${promptText(v)}
-        <div class="actions"><button part="button submit record" class="primary" type="button" @click=${send({ type: 'record' })}>${t.record}</button></div>`;
+        <div class="actions"><button part="button submit record" class="primary" type="button" ?disabled=${!v.shownPrompt && !v.freshDigits} @click=${send({ type: 'record' })}>${t.record}</button></div>`;
     case 'recording':
       return html`${v.heading(t.recordingHeading)}
         ${promptText(v)} ${meter(v)}

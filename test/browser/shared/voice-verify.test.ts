@@ -1,5 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { fakeHost } from '../support/fake-host.js';
+import { CONFIG, fakeHost, type Answer } from '../support/fake-host.js';
 import { readWav, untilVoiceStep, voiceButton, voiceFixture, voiceText } from '../support/voice.js';
 import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
 import { restoreGetUserMedia } from '../support/media.js';
@@ -58,6 +58,44 @@ describe('<voice-verify>', function () {
     expect([wav.riff, wav.wave, wav.format, wav.channels, wav.sampleRate, wav.bits]).to.deep.equal(['RIFF', 'WAVE', 1, 1, 16_000, 16]);
     expect(Math.abs(wav.seconds - 5), `${wav.seconds} s`).to.be.below(0.05);
     expect(element.value).to.equal('voice.receipt');
+  });
+
+  describe('where the host hears the digits (its voiceLiveness)', () => {
+    const challenges = ['48207391', '15550926'];
+    const hearing = (verify: () => Answer) => fakeHost({
+      config: () => ({ body: { ...CONFIG, voiceDigits: true } }),
+      'voice-challenge': (_, calls) => ({ body: { nonce: `n${calls.filter((c) => c.route === 'voice-challenge').length}`, digits: challenges[calls.filter((c) => c.route === 'voice-challenge').length - 1] ?? '00000000', lang: 'en', expiresIn: 60 } }),
+      'verify-by-voice': verify,
+    });
+
+    it('shows the host\'s digits, not the page\'s prompt, asked in the page\'s language, and says them one by one to a screen reader', async () => {
+      host = hearing(() => ({ body: { verified: true, method: 'voice', receipt: 'voice.receipt', expiresAt: null } }));
+      const element = await voiceFixture('prompt="Read this sentence"', 'fr');
+      voiceButton(element, 'submit').click();
+      await untilVoiceStep(element, 'ready');
+      await waitUntil(() => voiceText(element, 'prompt') !== '', 'the host\'s digits arrive');
+      expect(voiceText(element, 'prompt')).to.equal('4820 7391');
+      expect(element.shadowRoot!.querySelector('.prompt + .visually-hidden')!.textContent).to.equal('4 8 2 0 7 3 9 1');
+      expect(host.calls.find((c) => c.route === 'voice-challenge')!.body).to.deep.equal({ lang: 'fr' });
+    });
+
+    it('sends the challenge\'s nonce with the recording; refused as digits not heard, says so with the tries left, and a new try gets new digits', async function () {
+      if (!window.FEED) this.skip();
+      host = hearing(() => ({ status: 422, body: { error: { code: 'liveness_failed', reason: 'digits_not_heard', message: 'We didn\'t hear the digits.', attemptsLeft: 2 } } }));
+      const element = await voiceFixture('max-duration="5"');
+      voiceButton(element, 'submit').click();
+      await untilVoiceStep(element, 'ready');
+      await waitUntil(() => voiceText(element, 'prompt') !== '', 'the host\'s digits arrive');
+      voiceButton(element, 'record').click();
+      await untilVoiceStep(element, 'review', 20_000);
+      voiceButton(element, 'submit').click();
+      await untilVoiceStep(element, 'failure');
+      expect(host.calls.find((c) => c.route === 'verify-by-voice')!.body.nonce).to.equal('n1');
+      expect(voiceText(element, 'error')).to.match(/didn’t hear the digits.*2 tries left/);
+      voiceButton(element, 'submit').click();
+      await untilVoiceStep(element, 'ready');
+      await waitUntil(() => voiceText(element, 'prompt') === '1555 0926', 'new digits from the host');
+    });
   });
 
   it('a new recording gets new digits', async () => {

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { failureText } from '../../../src/internal/later/failure-text.js';
 import { en } from '../../../src/translations/en.js';
+import { voiceEnglish } from '../../../src/translations/en/voice.js';
 
 describe('failure words', () => {
   it('a service out of credits: the same words for a code, a face and a voice, which fit all three', () => {
@@ -26,5 +27,15 @@ describe('failure words', () => {
     const flat = failureText(en, 'en', 'camera', { reason: 'liveness_failed', livenessReason: 'flat', attemptsLeft: 3 });
     assert.doesNotMatch(flat, /each (movement|arrow)|follow/i);
     assert.match(flat, /3 tries left\.$/);
+  });
+
+  it('a voice whose digits were not heard: what to do, and the tries left, in every language', async () => {
+    assert.equal(failureText(voiceEnglish, 'en', 'microphone', { reason: 'liveness_failed', livenessReason: 'digits_not_heard', attemptsLeft: 2 }), 'We didn’t hear the digits. Read them aloud, clearly, in a quiet place. 2 tries left.');
+    for (const lang of ['ar', 'bn', 'fa', 'fil', 'fr', 'hi', 'id', 'tr', 'ur']) {
+      const strings = (await import(`../../../src/translations/${lang}.js`))[lang] as typeof en;
+      const said = failureText({ ...voiceEnglish, ...strings }, lang, 'microphone', { reason: 'liveness_failed', livenessReason: 'digits_not_heard', attemptsLeft: 2 });
+      assert.ok(said.startsWith(strings.live_digits_not_heard), lang);
+      assert.notEqual(said, failureText({ ...voiceEnglish, ...strings }, lang, 'microphone', { reason: 'liveness_failed', livenessReason: 'digits_not_heard' }), `${lang}: the tries left said`);
+    }
   });
 });

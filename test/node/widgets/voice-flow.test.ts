@@ -45,6 +45,21 @@ describe('<voice-verify> flow', () => {
     assert.equal((transitionVoice(uploading, { type: 'failed', code: 'no_match', attemptsLeft: 0 }) as { canRetry: boolean }).canRetry, false);
   });
 
+  it('digits not heard: says why, offers a new recording (of new digits) until no attempts are left', () => {
+    const uploading = transitionVoice(recorded(), { type: 'confirm' });
+    const failed = transitionVoice(uploading, { type: 'failed', code: 'liveness_failed', livenessReason: 'digits_not_heard', attemptsLeft: 2 });
+    assert.deepEqual(failed, { step: 'failure', reason: 'liveness_failed', attemptsLeft: 2, livenessReason: 'digits_not_heard', canRetry: true });
+    assert.equal(transitionVoice(failed, { type: 'retry' }).step, 'permission');
+    assert.equal((transitionVoice(uploading, { type: 'failed', code: 'liveness_failed', livenessReason: 'digits_not_heard', attemptsLeft: 0 }) as { canRetry: boolean }).canRetry, false);
+  });
+
+  it('the host\'s digits not fetched (the network dropped) at the prompt: another try, which asks again', () => {
+    const ready = run({ type: 'start' }, { type: 'granted' });
+    const failed = transitionVoice(ready, { type: 'failed', code: 'upstream_unavailable' });
+    assert.deepEqual(failed, { step: 'failure', reason: 'upstream_unavailable', retryAfter: undefined, canRetry: true });
+    assert.equal(transitionVoice(failed, { type: 'retry' }).step, 'permission');
+  });
+
   it('a fault on the way keeps the recording: try again sends it again, record again still opens the microphone', () => {
     const uploading = transitionVoice(recorded(), { type: 'confirm' });
     for (const code of ['upstream_unavailable', 'rate_limited'] as const) {

@@ -1,0 +1,57 @@
+/**
+ * Voices said now: the handler draws the digits to read (`voice-challenge`), keeps them for one
+ * answer in the shared store, bound to the session and the user, and hears them in the recording
+ * (the host's `voiceLiveness`, digits.ts) before the service is paid. A recording made before the
+ * challenge says other digits.
+ */
+import { base64url } from 'jose';
+import { json } from '../../core/http.js';
+import { fromBase64 } from '../../core/media-sniff.js';
+import type { VoiceChallenge } from '../../core/protocol.js';
+import { digitLanguage, randomDigits, saidDigits, SPOKEN_DIGITS, type DigitLanguage } from '../liveness/digits.js';
+import { keys } from '../store/keys.js';
+import type { RequestContext } from './context.js';
+import { fail } from './errors.js';
+import { refusal } from './liveness-routes.js';
+
+interface StoredVoiceChallenge {
+  nonce: string;
+  digits: string;
+  lang: DigitLanguage;
+  user: string;
+}
+
+export async function voiceChallenge(ctx: RequestContext): Promise<Response> {
+  if (!ctx.options.voiceLiveness) fail('invalid_input', 'Spoken digits are not checked on this site.', { status: 404 });
+  const user = await ctx.requireUser();
+  const session = await ctx.session();
+  const { lang } = await ctx.body();
+  if (lang !== undefined && typeof lang !== 'string') fail('invalid_input', 'Send the page\'s language as a string in lang.', { field: 'lang' });
+  const nonce = base64url.encode(crypto.getRandomValues(new Uint8Array(16)));
+  const challenge: StoredVoiceChallenge = { nonce, digits: randomDigits(), lang: digitLanguage(lang) ?? 'en', user: await ctx.userHash(user) };
+  const { store, limits } = ctx.options;
+  // One voice challenge per session: a new one replaces the last.
+  await store.set(keys.voiceChallenge(session), limits.livenessSeconds, JSON.stringify(challenge));
+  return json({ nonce, digits: challenge.digits, lang: challenge.lang, expiresIn: limits.livenessSeconds } satisfies VoiceChallenge);
+}
+
+/**
+ * Refuses the recording `audio` (base64 WAV, its bounds already checked) unless it answers the
+ * session's voice challenge: its nonce, taken once, and its digits heard. A recording that does not
+ * say them (`liveness_failed`, `digits_not_heard`) keeps the attempt it was counted as.
+ */
+export async function checkSpokenDigits(ctx: RequestContext, nonce: unknown, audio: string, user: string): Promise<void> {
+  if (typeof nonce !== 'string') fail('liveness_required', 'Read the digits shown aloud: only a recording of them is accepted.');
+  const { store } = ctx.options;
+  const key = keys.voiceChallenge(await ctx.session());
+  const expired = () => fail('liveness_required', 'This check has expired. Please start it again.');
+  // An answer to an earlier challenge (a second tab's) is refused without taking the newer one.
+  const current = await store.get(key);
+  if (current === null || (JSON.parse(current) as StoredVoiceChallenge).nonce !== nonce) return expired();
+  // Taken before the recording is heard: a recording replayed, raced or late finds nothing.
+  const taken = await store.take(key);
+  const challenge = taken === null ? null : (JSON.parse(taken) as StoredVoiceChallenge);
+  if (!challenge || challenge.nonce !== nonce || challenge.user !== (await ctx.userHash(user))) return expired();
+  const heard = await ctx.options.voiceLiveness!.hear(fromBase64(audio), challenge.lang, SPOKEN_DIGITS.count);
+  if (!saidDigits(heard, challenge.digits)) fail('liveness_failed', refusal({ reason: 'digits_not_heard' }), { reason: 'digits_not_heard' });
+}

@@ -1,0 +1,97 @@
+/**
+ * The host handler with `voiceLiveness` (the Node entry's digit listener), in front of the emulator,
+ * two instances on one store: the digits drawn for each challenge, kept with its nonce and taken
+ * once; a recording of them registers and verifies, the service paid once; a recording of other
+ * digits is refused as an attempt, the tries left said, before the service is paid.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore } from '../../../src/server/index.js';
+import { createDigitListener } from '../../../src/server/node/index.js';
+import type { VoiceChallenge } from '../../../src/core/protocol.js';
+import { setup } from '../server/handler-setup.js';
+import { sayDigits } from './spoken.js';
+
+const listener = createDigitListener();
+after(() => listener.close());
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+describe('handler: spoken digits (voiceLiveness), two instances on one store', () => {
+  let t: Awaited<ReturnType<typeof setup>>;
+  const as = { user: 'amal', session: 'session-amal' };
+  const challenge = async (lang = 'en') => (await t.call('voice-challenge', { lang }, as)).json as VoiceChallenge;
+  before(async () => {
+    t = await setup({ voiceLiveness: listener, store: new MemoryStore(), limits: { biometricAttempts: { max: 5, windowSeconds: 900 } } }, {}, 2);
+    await t.prove('amal');
+    const { nonce, digits } = await challenge();
+    const enrolled = await t.call('enroll-voice', { audio: b64(await sayDigits(digits, 'slt')), nonce }, as);
+    assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'voice' }]);
+  });
+  after(() => t.close());
+
+  it('draws eight digits for each challenge, in the page\'s language where it is heard (English, French), English otherwise', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const { digits, lang, expiresIn, nonce } = await challenge();
+      assert.match(digits, /^\d{8}$/);
+      assert.deepEqual([lang, expiresIn, typeof nonce], ['en', 60, 'string']);
+      seen.add(digits);
+    }
+    assert.equal(seen.size, 5);
+    assert.equal((await challenge('fr-CA')).lang, 'fr');
+    assert.equal((await challenge('ar')).lang, 'en');
+    const bad = await t.call('voice-challenge', { lang: 7 }, as);
+    assert.deepEqual([bad.status, bad.json.error.field], [400, 'lang']);
+  });
+
+  it('the person reading the digits asked verifies: a receipt, the service paid once', async () => {
+    const { nonce, digits } = await challenge();
+    const before = t.calls('verify-by-voice');
+    const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits(digits, 'slt')), nonce }, as);
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    assert.equal(res.json.verified, true);
+    assert.equal(t.calls('verify-by-voice'), before + 1);
+  });
+
+  it('a recording of other digits (an earlier challenge\'s, the registered one): refused as an attempt, its words and the tries left said, the service not paid', async () => {
+    const earlier = await challenge();
+    const { nonce } = await challenge();
+    const before = t.calls('verify-by-voice');
+    const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits(earlier.digits, 'slt')), nonce }, as);
+    assert.deepEqual([res.status, res.json.error.code, res.json.error.reason], [422, 'liveness_failed', 'digits_not_heard']);
+    assert.equal(res.json.error.message, "We didn't hear the digits. Read them aloud, clearly, in a quiet place.");
+    assert.equal(typeof res.json.error.attemptsLeft, 'number');
+    // The registered recording replayed says the enrolment's digits: refused alike.
+    const replayed = await t.call('verify-by-voice', { query_audio: t.references.get('amal:voice'), nonce: (await challenge()).nonce }, as);
+    assert.deepEqual([replayed.status, replayed.json.error.reason], [422, 'digits_not_heard']);
+    assert.equal(t.calls('verify-by-voice'), before);
+  });
+
+  it('a recording without the challenge\'s nonce, or with one already used: refused before anything is heard', async () => {
+    const { nonce, digits } = await challenge();
+    const said = b64(await sayDigits(digits, 'slt'));
+    const none = await t.call('verify-by-voice', { query_audio: said }, as);
+    assert.deepEqual([none.status, none.json.error.code], [400, 'liveness_required']);
+    assert.equal((await t.call('verify-by-voice', { query_audio: said, nonce }, as)).status, 200);
+    const again = await t.call('verify-by-voice', { query_audio: said, nonce }, as);
+    assert.deepEqual([again.status, again.json.error.code], [400, 'liveness_required']);
+  });
+
+  it('another session cannot answer the challenge of this one', async () => {
+    const { nonce, digits } = await challenge();
+    const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits(digits, 'slt')), nonce }, { user: 'amal', session: 'another' });
+    assert.deepEqual([res.status, res.json.error.code], [400, 'liveness_required']);
+  });
+});
+
+describe('handler: without voiceLiveness', () => {
+  it('has no voice challenge, and any recording of the voice is compared', async () => {
+    const t = await setup({ store: new MemoryStore() });
+    try {
+      const res = await t.call('voice-challenge', { lang: 'en' }, { user: 'amal', session: 's' });
+      assert.equal(res.status, 404);
+    } finally {
+      await t.close();
+    }
+  });
+});
