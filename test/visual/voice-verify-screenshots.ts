@@ -5,7 +5,7 @@
 import { microphoneFrom, passCodeInDemo, signIn } from '../node/e2e/demo-browser.js';
 import { biometricSteps, shootSteps } from './shoot.js';
 
-await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), {}, (shoot) => {
+await shootSteps('voice-verify', microphoneFrom('spk1688_M_1_48k'), { VOICE_LIVENESS: '0' }, (shoot) => {
   const { demo, page, press: click, untilStep } = shoot;
   const W = 'voice-verify';
 

@@ -84,7 +84,7 @@ describe('continue on your phone, end to end (a computer without camera or micro
       await pool.close();
     }
     // No fake devices: this computer has no camera and no microphone.
-    demo = await startDemo({ LIVENESS_LIGHT: '0' });
+    demo = await startDemo({ LIVENESS_LIGHT: '0', VOICE_LIVENESS: '0' });
     phone = await openPhone();
     camera = await canvasCamera(phone.page);
   });
