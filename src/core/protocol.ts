@@ -156,8 +156,12 @@ export interface VoiceChallengeBody {
 export interface VoiceChallenge {
   nonce: string;
   digits: string;
-  /** The language the digits are heard in (`en` or `fr`): the page's where it can be, English otherwise. */
-  lang: string;
+  /**
+   * The language to read the digits in, and they are heard in (`en` or `fr`): the page's where it
+   * can be, else the host's `voiceDigitsFallback`; null where neither: the digits are then read in
+   * the page's language and not heard, and the receipt says presence was not proven.
+   */
+  lang: string | null;
   expiresIn: number;
 }
 
@@ -275,6 +279,8 @@ export interface VerifiedResponse {
   /** Signed, short-lived, single-use proof for the host's server (`verifyReceipt`). */
   receipt: string;
   expiresAt: string;
+  /** A face or a voice: whether its live check proved the person there, as the receipt's `prs` says. */
+  presence?: boolean;
 }
 
 /** enroll-face and enroll-voice answer 200 with this. */

@@ -6,6 +6,12 @@ export interface VerifySuccessDetail {
   /** Signed, single-use proof for your server's `verifyReceipt`. */
   readonly receipt: string;
   readonly expiresAt: string | null;
+  /**
+   * A face or a voice: whether the host's live check proved the person there (its movements, its
+   * digits heard), or false where it was not made (a photo, a language no recogniser hears). The
+   * receipt's `prs` says the same, for the server.
+   */
+  readonly presence?: boolean;
   /** The way to this outcome: its time, attempts, resends or retakes; never personal data. */
   readonly metrics: VerifyMetrics;
 }

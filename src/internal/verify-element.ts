@@ -22,11 +22,16 @@ import type { VerifyMetrics } from '../events/metrics.js';
 export interface Proof {
   receipt: string;
   expiresAt: string | null;
+  presence?: boolean;
 }
 
 /** The receipt in a verify answer, whatever a host sent. */
-export function proofIn(answer: { receipt?: unknown; expiresAt?: unknown }): Proof {
-  return { receipt: typeof answer.receipt === 'string' ? answer.receipt : '', expiresAt: typeof answer.expiresAt === 'string' ? answer.expiresAt : null };
+export function proofIn(answer: { receipt?: unknown; expiresAt?: unknown; presence?: unknown }): Proof {
+  return {
+    receipt: typeof answer.receipt === 'string' ? answer.receipt : '',
+    expiresAt: typeof answer.expiresAt === 'string' ? answer.expiresAt : null,
+    ...(typeof answer.presence === 'boolean' ? { presence: answer.presence } : {}),
+  };
 }
 
 /** What every widget's templates read from it. */
@@ -247,10 +252,10 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
    * @internal The host said yes (the flow has moved on): the receipt becomes the form value, the person hears
    * it, and the page gets `verify-success`, whose receipt its server checks.
    */
-  succeeded(method: VerifySuccessDetail['method'], { receipt, expiresAt }: Proof, text: string): void {
+  succeeded(method: VerifySuccessDetail['method'], { receipt, expiresAt, presence }: Proof, text: string): void {
     this.#setReceipt(receipt);
     this.announce(text);
-    this.dispatchEvent(new VerifySuccessEvent({ method, receipt, expiresAt, metrics: this.metrics() }));
+    this.dispatchEvent(new VerifySuccessEvent({ method, receipt, expiresAt, ...(presence === undefined ? {} : { presence }), metrics: this.metrics() }));
   }
 
   #setReceipt(receipt: string): void {

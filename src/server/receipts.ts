@@ -18,12 +18,18 @@ export interface ReceiptClaims {
   mth: VerificationMethod;
   /** Keyed hash of the verified phone or email (OTP only); see `hashIdentifier`. */
   idh?: string;
+  /**
+   * A face or a voice: whether the person's presence was proven, not only their likeness (a face's
+   * live check passed; a voice's digits heard), or false where the check was not made (a photo
+   * taken, a language no recogniser hears).
+   */
+  prs?: boolean;
   /** Issued at and expiry, in seconds since the epoch. */
   iat: number;
   exp: number;
 }
 
-export type ReceiptFailure = 'malformed' | 'bad_signature' | 'expired' | 'not_yet_valid' | 'replayed' | 'wrong_user' | 'wrong_method' | 'wrong_identifier';
+export type ReceiptFailure = 'malformed' | 'bad_signature' | 'expired' | 'not_yet_valid' | 'replayed' | 'wrong_user' | 'wrong_method' | 'wrong_identifier' | 'presence_not_proven';
 
 export class ReceiptError extends Error {
   override name = 'ReceiptError';
@@ -74,6 +80,8 @@ export interface VerifyReceiptOptions {
   method?: VerificationMethod;
   /** When given, the receipt must be for this phone (E.164) or email (lower case). */
   identifier?: string;
+  /** When true, the receipt must say the person's presence was proven (`prs`): a face or voice whose live check was not made is refused. */
+  presence?: boolean;
   /** Seconds of clock difference tolerated between servers; 5 by default. */
   clockSkewSeconds?: number;
   now?: () => number;
@@ -119,6 +127,8 @@ export async function verifyReceipt(token: unknown, options: VerifyReceiptOption
   const subjects = [options.user, options.session === undefined ? undefined : `session:${await hashSession(options.session, options.secret)}`];
   if (!options.anyUser && !subjects.includes(claims.sub)) throw new ReceiptError('wrong_user');
   if (options.method !== undefined && claims.mth !== options.method) throw new ReceiptError('wrong_method');
+  if (claims.prs !== undefined && typeof claims.prs !== 'boolean') throw new ReceiptError('malformed');
+  if (options.presence === true && claims.prs !== true) throw new ReceiptError('presence_not_proven');
   if (options.identifier !== undefined && claims.idh !== (await hashIdentifier(options.identifier, options.secret))) {
     throw new ReceiptError('wrong_identifier');
   }

@@ -101,6 +101,7 @@ export const fil: Strings = {
   microphoneAsking: 'Payagan ang mikropono kapag nagtanong ang iyong browser.',
   readHeading: 'Basahin ito nang malakas',
   readDigits: 'Pindutin ang I-record, saka basahin ang mga numerong ito sa karaniwan mong boses.',
+  readDigitsIn: 'Pindutin ang I-record, saka basahin ang mga numerong ito sa {language}, sa karaniwan mong boses.',
   readText: 'Pindutin ang I-record, saka basahin ito sa karaniwan mong boses.',
   record: 'I-record',
   stop: 'Ihinto',

@@ -101,6 +101,7 @@ export const fr: Strings = {
   microphoneAsking: 'Autorisez le micro quand votre navigateur le demande.',
   readHeading: 'Lisez ceci à voix haute',
   readDigits: 'Appuyez sur Enregistrer, puis lisez ces chiffres avec votre voix habituelle.',
+  readDigitsIn: 'Appuyez sur Enregistrer, puis lisez ces chiffres en {language}, avec votre voix habituelle.',
   readText: 'Appuyez sur Enregistrer, puis lisez ceci avec votre voix habituelle.',
   record: 'Enregistrer',
   stop: 'Arrêter',

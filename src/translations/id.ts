@@ -101,6 +101,7 @@ export const id: Strings = {
   microphoneAsking: 'Izinkan mikrofon saat browser Anda meminta.',
   readHeading: 'Bacakan ini dengan suara keras',
   readDigits: 'Tekan Rekam, lalu bacakan angka-angka ini dengan suara biasa Anda.',
+  readDigitsIn: 'Tekan Rekam, lalu bacakan angka-angka ini dalam bahasa {language} dengan suara biasa Anda.',
   readText: 'Tekan Rekam, lalu bacakan ini dengan suara biasa Anda.',
   record: 'Rekam',
   stop: 'Berhenti',

@@ -101,6 +101,7 @@ export const tr: Strings = {
   microphoneAsking: 'Tarayıcınız sorduğunda mikrofona izin verin.',
   readHeading: 'Bunu sesli okuyun',
   readDigits: 'Kaydet’e basın, sonra bu sayıları normal sesinizle okuyun.',
+  readDigitsIn: 'Kaydet’e basın, sonra bu sayıları {language} olarak normal sesinizle okuyun.',
   readText: 'Kaydet’e basın, sonra bunu normal sesinizle okuyun.',
   record: 'Kaydet',
   stop: 'Durdur',

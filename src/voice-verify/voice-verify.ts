@@ -122,6 +122,8 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
   freshDigits = '';
   /** @internal The host's voice challenge the digits are from, sent back with the recording. */
   #nonce: string | undefined;
+  /** @internal The language the host hears the digits in, where it is not the page's; else null. */
+  digitsLanguage: string | null = null;
   /** @internal The text shown to read: the page's prompt, unless the host chose digits it will hear. */
   get shownPrompt(): string {
     return this.config?.voiceDigits ? '' : this.prompt;
@@ -146,13 +148,14 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
 
   /** Fresh digits for each recording: the host's, where it hears them, asked for in the page's language; the widget's own otherwise. */
   async #digits(): Promise<void> {
-    this.#nonce = undefined;
+    [this.#nonce, this.digitsLanguage] = [undefined, null];
     if (!this.config?.voiceDigits) return void (this.freshDigits = this.later!.randomDigits(this.digits));
     this.freshDigits = '';
     try {
-      const { nonce, digits } = await this.requests.call('voice-challenge', { lang: this.language });
+      const { nonce, digits, lang } = await this.requests.call('voice-challenge', { lang: this.language });
       if (this.step !== 'ready') return;
       [this.#nonce, this.freshDigits] = [nonce, this.later!.groupDigits(digits)];
+      this.digitsLanguage = lang && lang !== this.language.split('-')[0] ? lang : null;
       this.requestUpdate();
     } catch (error) {
       this.reportLiveFailure(error);

@@ -77,17 +77,18 @@ async function spending<T>(attempt: { attemptsLeft: number; giveBack(): Promise<
 }
 
 /**
- * The sample to compare or register: with `liveness`, a face only from a live challenge's frames
- * (a picture is refused, whatever the browser says), unless the host lets enrolment take a photo.
+ * The sample to compare or register, and whether a live check proved the person there: with
+ * `liveness`, a face only from a live challenge's frames (a picture is refused, whatever the browser
+ * says), unless the host lets enrolment take a photo; with `voiceLiveness`, a voice only from a
+ * recording of the digits it chose, heard where a recogniser hears their language.
  */
-async function readSample(ctx: RequestContext, kind: BiometricKind, field: string, user: string): Promise<string> {
+async function readSample(ctx: RequestContext, kind: BiometricKind, field: string, user: string): Promise<{ sample: string; presence: boolean }> {
   const body = await ctx.body();
-  const { liveness, enrollFaceFromUnprovenPhoto } = ctx.options;
+  const { liveness, enrollFaceFromUnprovenPhoto, voiceLiveness } = ctx.options;
   const photoAllowed = field === SAMPLE_FIELDS.enroll.face && enrollFaceFromUnprovenPhoto && body[field] !== undefined;
-  if (kind === 'face' && liveness && !photoAllowed) return liveSample(ctx, body, user);
+  if (kind === 'face' && liveness && !photoAllowed) return { sample: await liveSample(ctx, body, user), presence: true };
   const sample = checkSample(ctx, kind, field, body[field]);
-  if (kind === 'voice' && ctx.options.voiceLiveness) await checkSpokenDigits(ctx, body.nonce, sample, user);
-  return sample;
+  return { sample, presence: kind === 'voice' && voiceLiveness ? await checkSpokenDigits(ctx, body.nonce, sample, user) : false };
 }
 
 export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClient, kind: BiometricKind): Promise<Response> {
@@ -95,8 +96,8 @@ export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClie
   // Who asks, and whether they may, before megabytes are read.
   const user = await ctx.requireUser();
   const attempt = await countAttempt(ctx, kind, user);
-  const match = await spending(attempt, async () => {
-    const sample = await readSample(ctx, kind, SAMPLE_FIELDS.verify[kind], user);
+  const { match, presence } = await spending(attempt, async () => {
+    const { sample, presence } = await readSample(ctx, kind, SAMPLE_FIELDS.verify[kind], user);
     const reference = await getReference(user, kind);
     if (!reference) fail('not_enrolled', kind === 'face' ? 'No face is registered for this account yet.' : 'No voice is registered for this account yet.');
     const options = { signal: ctx.signal };
@@ -104,13 +105,13 @@ export async function verifyBiometric(ctx: RequestContext, upstream: ServiceClie
       kind === 'face'
         ? await upstream.verifyByFace({ user_id: user, registered_face_image: reference, query_face_image: sample }, options)
         : await upstream.verifyByVoice({ user_id: user, registered_audio: reference, query_audio: sample }, options);
-    return result.match;
+    return { match: result.match, presence };
   });
   if (!match) {
     fail('no_match', kind === 'face' ? 'The face did not match.' : 'The voice did not match.', { attemptsLeft: attempt.attemptsLeft });
   }
   await attempt.reset();
-  return verified(ctx, kind, { user });
+  return verified(ctx, kind, { user }, presence);
 }
 
 export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<Response> {
@@ -136,7 +137,7 @@ export async function enroll(ctx: RequestContext, kind: BiometricKind): Promise<
 /** Reads the sample within the attempt cap and saves it as the user's reference. */
 async function saveSample(ctx: RequestContext, kind: BiometricKind, user: string, saveReference: NonNullable<RequestContext['options']['saveReference']>): Promise<Response> {
   const attempt = await countAttempt(ctx, kind, user);
-  const sample = await spending(attempt, () => readSample(ctx, kind, SAMPLE_FIELDS.enroll[kind], user));
+  const { sample } = await spending(attempt, () => readSample(ctx, kind, SAMPLE_FIELDS.enroll[kind], user));
   await saveReference(user, kind, sample);
   if (ctx.handoff) await handedOff(ctx, ctx.handoff, { enrolled: true });
   const answer: EnrolledResponse = { enrolled: true, kind };

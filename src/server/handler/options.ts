@@ -9,7 +9,7 @@ import { memoryStoreRefusal } from '../store/platform.js';
 import type { VerifyStore } from '../store/store.js';
 import { DEFAULT_FRICTION, type Friction } from './friction/settings.js';
 import type { FaceObserver } from '../liveness/judge.js';
-import type { DigitListener } from '../liveness/digits.js';
+import { DIGIT_WORDS, type DigitLanguage, type DigitListener } from '../liveness/digits.js';
 import { Afterwards } from './afterwards.js';
 
 /**
@@ -167,6 +167,13 @@ export interface VerifyHandlerOptions {
    */
   voiceLiveness?: DigitListener;
   /**
+   * With `voiceLiveness`, where the page's language is one no recogniser here hears (only English
+   * and French are): ask for the digits in this language instead (the widget says which). Unset,
+   * the digits are shown in the page's language and not heard: the voice verifies as before, and
+   * its receipt says presence was not proven (`prs: false`).
+   */
+  voiceDigitsFallback?: DigitLanguage;
+  /**
    * With `liveness`, a light challenge too: the handler chooses colours for the widget to show on
    * the screen in front of the face, and checks that the face reflected them, in order, before the
    * service is paid. A recording of the person made before the challenge cannot carry them (the
@@ -299,6 +306,9 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
   }
   if (options.limits && 'sendsPerIdentifierPerNetwork' in options.limits) {
     throw new TypeError('limits.sendsPerIdentifierPerNetwork is now limits.friction.freeSendsPerIdentifierPerNetwork: past its share a network meets a proof of work, not a refusal');
+  }
+  if (options.voiceDigitsFallback !== undefined && !Object.hasOwn(DIGIT_WORDS, options.voiceDigitsFallback)) {
+    throw new TypeError(`voiceDigitsFallback takes one of the languages digits are heard in: ${Object.keys(DIGIT_WORDS).join(', ')}`);
   }
   const biometrics = options.getReference && options.saveReference ? (options.biometrics ?? ['face', 'voice']) : [];
   return {

@@ -17,7 +17,8 @@ import { refusal } from './liveness-routes.js';
 interface StoredVoiceChallenge {
   nonce: string;
   digits: string;
-  lang: DigitLanguage;
+  /** The language the digits are heard in; null where none is (the page's is not, and the host gave no other). */
+  lang: DigitLanguage | null;
   user: string;
 }
 
@@ -28,7 +29,8 @@ export async function voiceChallenge(ctx: RequestContext): Promise<Response> {
   const { lang } = await ctx.body();
   if (lang !== undefined && typeof lang !== 'string') fail('invalid_input', 'Send the page\'s language as a string in lang.', { field: 'lang' });
   const nonce = base64url.encode(crypto.getRandomValues(new Uint8Array(16)));
-  const challenge: StoredVoiceChallenge = { nonce, digits: randomDigits(), lang: digitLanguage(lang) ?? 'en', user: await ctx.userHash(user) };
+  const heard = digitLanguage(lang) ?? ctx.options.voiceDigitsFallback ?? null;
+  const challenge: StoredVoiceChallenge = { nonce, digits: randomDigits(), lang: heard, user: await ctx.userHash(user) };
   const { store, limits } = ctx.options;
   // One voice challenge per session: a new one replaces the last.
   await store.set(keys.voiceChallenge(session), limits.livenessSeconds, JSON.stringify(challenge));
@@ -38,9 +40,10 @@ export async function voiceChallenge(ctx: RequestContext): Promise<Response> {
 /**
  * Refuses the recording `audio` (base64 WAV, its bounds already checked) unless it answers the
  * session's voice challenge: its nonce, taken once, and its digits heard. A recording that does not
- * say them (`liveness_failed`, `digits_not_heard`) keeps the attempt it was counted as.
+ * say them (`liveness_failed`, `digits_not_heard`) keeps the attempt it was counted as. Says
+ * whether the digits were heard: not where no recogniser hears the challenge's language.
  */
-export async function checkSpokenDigits(ctx: RequestContext, nonce: unknown, audio: string, user: string): Promise<void> {
+export async function checkSpokenDigits(ctx: RequestContext, nonce: unknown, audio: string, user: string): Promise<boolean> {
   if (typeof nonce !== 'string') fail('liveness_required', 'Read the digits shown aloud: only a recording of them is accepted.');
   const { store } = ctx.options;
   const key = keys.voiceChallenge(await ctx.session());
@@ -52,6 +55,8 @@ export async function checkSpokenDigits(ctx: RequestContext, nonce: unknown, aud
   const taken = await store.take(key);
   const challenge = taken === null ? null : (JSON.parse(taken) as StoredVoiceChallenge);
   if (!challenge || challenge.nonce !== nonce || challenge.user !== (await ctx.userHash(user))) return expired();
+  if (challenge.lang === null) return false;
   const heard = await ctx.options.voiceLiveness!.hear(fromBase64(audio), challenge.lang, SPOKEN_DIGITS.count);
   if (!saidDigits(heard, challenge.digits)) fail('liveness_failed', refusal({ reason: 'digits_not_heard' }), { reason: 'digits_not_heard' });
+  return true;
 }

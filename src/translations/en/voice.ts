@@ -6,6 +6,7 @@ export const voice = {
   microphoneAsking: 'Allow the microphone when your browser asks.',
   readHeading: 'Read this aloud',
   readDigits: 'Press record, then read these numbers in your normal voice.',
+  readDigitsIn: 'Press record, then read these numbers in {language}, in your normal voice.',
   readText: 'Press record, then read this in your normal voice.',
   record: 'Record',
   stop: 'Stop',

@@ -15,6 +15,8 @@ export interface VoiceView extends SampleView {
   /** The page's text to read, or '' for the fresh digits. */
   readonly shownPrompt: string;
   readonly freshDigits: string;
+  /** The language to read the digits in, where the host hears them in another than the page's. */
+  readonly digitsLanguage: string | null;
   readonly maxDuration: number;
   /** The recorder and the playback, once the person has started (the steps that show them come after). */
   readonly tools: {
@@ -52,8 +54,9 @@ function meter(v: VoiceView) {
 
 function promptText(v: VoiceView) {
   if (v.shownPrompt) return html`<p part="prompt" class="prompt">${v.shownPrompt}</p>`;
-  // Digits in the page's script (Arabic-Indic in Arabic), kept in reading order left to right.
-  const digit = new Intl.NumberFormat(v.language, { numberingSystem: v.language.startsWith('ar') ? 'arab' : 'latn' });
+  // Digits in the script of the language they are read in (Arabic-Indic in Arabic), kept in reading order left to right.
+  const reading = v.digitsLanguage ?? v.language;
+  const digit = new Intl.NumberFormat(reading, { numberingSystem: reading.startsWith('ar') ? 'arab' : 'latn' });
   const digits = Array.from(v.freshDigits, (c) => (c === ' ' ? ' ' : digit.format(Number(c))));
   // Said one digit at a time: a screen reader reads "4820" as a number.
   return html`<p part="prompt" class="prompt digits" dir="ltr" aria-hidden="true">${digits.join('')}</p>
@@ -74,7 +77,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult | typeof nothing {
       return html`${v.heading(title)}<p part="message">${t.microphoneAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'ready':
       return html`${v.heading(t.readHeading)}
-        <p part="message">${v.shownPrompt ? t.readText : t.readDigits}</p>
+        <p part="message">${v.shownPrompt ? t.readText : v.digitsLanguage ? format(t.readDigitsIn, { language: new Intl.DisplayNames(v.language, { type: 'language' }).of(v.digitsLanguage) ?? v.digitsLanguage }) : t.readDigits}</p>
         ${promptText(v)}
         <div class="actions"><button part="button submit record" class="primary" type="button" ?disabled=${!v.shownPrompt && !v.freshDigits} @click=${send({ type: 'record' })}>${t.record}</button></div>`;
     case 'recording':

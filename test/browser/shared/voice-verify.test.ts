@@ -61,6 +61,7 @@ describe('<voice-verify>', function () {
   });
 
   describe('where the host hears the digits (its voiceLiveness)', () => {
+    before(() => Promise.all([import('../../../src/locales/fr.js'), import('../../../src/locales/ar.js')]));
     const challenges = ['48207391', '15550926'];
     const hearing = (verify: () => Answer) => fakeHost({
       config: () => ({ body: { ...CONFIG, voiceDigits: true } }),
@@ -77,6 +78,18 @@ describe('<voice-verify>', function () {
       expect(voiceText(element, 'prompt')).to.equal('4820 7391');
       expect(element.shadowRoot!.querySelector('.prompt + .visually-hidden')!.textContent).to.equal('4 8 2 0 7 3 9 1');
       expect(host.calls.find((c) => c.route === 'voice-challenge')!.body).to.deep.equal({ lang: 'fr' });
+      // The host hears them in English: the page says to read them in English, in its own words.
+      expect(voiceText(element, 'message')).to.contain('lisez ces chiffres en anglais');
+    });
+
+    it('on an Arabic page whose digits the host hears in English: says so in Arabic, the digits in Latin figures', async () => {
+      host = hearing(() => ({ body: {} }));
+      const element = await voiceFixture('', 'ar');
+      voiceButton(element, 'submit').click();
+      await untilVoiceStep(element, 'ready');
+      await waitUntil(() => voiceText(element, 'prompt') !== '', 'the host\'s digits arrive');
+      expect(voiceText(element, 'prompt')).to.equal('4820 7391');
+      expect(voiceText(element, 'message')).to.contain('اقرأ هذه الأرقام باللغة الإنجليزية');
     });
 
     it('sends the challenge\'s nonce with the recording; refused as digits not heard, says so with the tries left, and a new try gets new digits', async function () {

@@ -88,7 +88,8 @@ for (const [name, store, instances] of [
     it('the phone can call nothing but its one capture: every other route is refused before the store is read', async () => {
       const { token } = await start();
       const pass = await claim(token);
-      const allowed: Route[] = ['config', 'handoff-phone', 'verify-by-voice'];
+      // A voice link's capture: its digits (voice-challenge) and its recording.
+      const allowed: Route[] = ['config', 'handoff-phone', 'voice-challenge', 'verify-by-voice'];
       for (const route of Object.keys(ROUTES) as Route[]) {
         if (allowed.includes(route)) continue;
         const res = await t.call(route, ROUTES[route].method === 'GET' ? undefined : {}, phone(route === 'handoff-claim' ? token : pass));

@@ -29,7 +29,7 @@ describe('handler: spoken digits (voiceLiveness), two instances on one store', (
   });
   after(() => t.close());
 
-  it('draws eight digits for each challenge, in the page\'s language where it is heard (English, French), English otherwise', async () => {
+  it('draws eight digits for each challenge, in the page\'s language where it is heard (English, French), none otherwise', async () => {
     const seen = new Set<string>();
     for (let i = 0; i < 5; i++) {
       const { digits, lang, expiresIn, nonce } = await challenge();
@@ -39,7 +39,7 @@ describe('handler: spoken digits (voiceLiveness), two instances on one store', (
     }
     assert.equal(seen.size, 5);
     assert.equal((await challenge('fr-CA')).lang, 'fr');
-    assert.equal((await challenge('ar')).lang, 'en');
+    assert.equal((await challenge('ar')).lang, null);
     const bad = await t.call('voice-challenge', { lang: 7 }, as);
     assert.deepEqual([bad.status, bad.json.error.field], [400, 'lang']);
   });
@@ -49,8 +49,17 @@ describe('handler: spoken digits (voiceLiveness), two instances on one store', (
     const before = t.calls('verify-by-voice');
     const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits(digits, 'slt')), nonce }, as);
     assert.equal(res.status, 200, JSON.stringify(res.json));
-    assert.equal(res.json.verified, true);
+    assert.deepEqual([res.json.verified, res.json.presence], [true, true]);
     assert.equal(t.calls('verify-by-voice'), before + 1);
+    assert.equal((await t.handler.verifyReceipt(res.json.receipt, { user: 'amal', presence: true })).prs, true);
+  });
+
+  it('a page in a language no recogniser hears (Arabic), the host giving no other: the digits are not heard, and the receipt says presence was not proven', async () => {
+    const { nonce, lang } = await challenge('ar');
+    assert.equal(lang, null);
+    const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits('00000000', 'slt')), nonce }, as);
+    assert.deepEqual([res.status, res.json.presence], [200, false]);
+    await assert.rejects(t.handler.verifyReceipt(res.json.receipt, { user: 'amal', presence: true }), { reason: 'presence_not_proven' });
   });
 
   it('a recording of other digits (an earlier challenge\'s, the registered one): refused as an attempt, its words and the tries left said, the service not paid', async () => {
@@ -81,6 +90,28 @@ describe('handler: spoken digits (voiceLiveness), two instances on one store', (
     const { nonce, digits } = await challenge();
     const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits(digits, 'slt')), nonce }, { user: 'amal', session: 'another' });
     assert.deepEqual([res.status, res.json.error.code], [400, 'liveness_required']);
+  });
+});
+
+describe('handler: voiceDigitsFallback', () => {
+  it('asks a page in a language no recogniser hears for the digits in the host\'s language, and hears them there', async () => {
+    const t = await setup({ voiceLiveness: listener, voiceDigitsFallback: 'en', store: new MemoryStore() });
+    try {
+      const as = { user: 'amal', session: 's' };
+      await t.prove('amal');
+      const first = (await t.call('voice-challenge', { lang: 'ur' }, as)).json as VoiceChallenge;
+      assert.equal(first.lang, 'en');
+      assert.equal((await t.call('enroll-voice', { audio: b64(await sayDigits(first.digits, 'rms')), nonce: first.nonce }, as)).status, 200);
+      const { nonce, digits } = (await t.call('voice-challenge', { lang: 'ur' }, as)).json as VoiceChallenge;
+      const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits(digits, 'rms')), nonce }, as);
+      assert.deepEqual([res.status, res.json.presence], [200, true]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a language no recogniser hears is refused at start', async () => {
+    await assert.rejects(setup({ voiceLiveness: listener, voiceDigitsFallback: 'ar' as 'en' }), /voiceDigitsFallback takes one of the languages digits are heard in: en, fr/);
   });
 });
 
