@@ -39,6 +39,9 @@ console.log(execFileSync(process.execPath, [here('./hostile-bodies.mjs'), '500']
 console.log('\nLive faces, on the site\'s server alone (budgets: at most 0.5 s of CPU per check on one core, models warm; at most 400 MB with the models loaded; 20 checks at once leave the event loop under 50 ms late)');
 console.log(execFileSync(process.execPath, ['--import', 'tsx', here('./liveness.ts'), '20'], { encoding: 'utf8' }).trim());
 
+console.log('\nA voice\'s digits heard, on the site\'s server alone (the recogniser in a worker thread; the event loop budget as for faces)');
+console.log(execFileSync(process.execPath, ['--import', 'tsx', '--no-warnings', here('./voice-digits.ts'), '20'], { encoding: 'utf8' }).trim());
+
 console.log('\nEmulator comparisons (development only: ms per comparison through its HTTP interface, decoding included)');
 console.log(execFileSync(process.execPath, [here('./comparisons.mjs'), '5'], { encoding: 'utf8' }).trim());
 
