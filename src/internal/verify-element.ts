@@ -27,11 +27,8 @@ export interface Proof {
 
 /** The receipt in a verify answer, whatever a host sent. */
 export function proofIn(answer: { receipt?: unknown; expiresAt?: unknown; presence?: unknown }): Proof {
-  return {
-    receipt: typeof answer.receipt === 'string' ? answer.receipt : '',
-    expiresAt: typeof answer.expiresAt === 'string' ? answer.expiresAt : null,
-    ...(typeof answer.presence === 'boolean' ? { presence: answer.presence } : {}),
-  };
+  const presence = typeof answer.presence === 'boolean' ? { presence: answer.presence } : {};
+  return { receipt: typeof answer.receipt === 'string' ? answer.receipt : '', expiresAt: typeof answer.expiresAt === 'string' ? answer.expiresAt : null, ...presence };
 }
 
 /** What every widget's templates read from it. */

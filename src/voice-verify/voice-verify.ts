@@ -4,6 +4,7 @@ import { BiometricElement } from '../biometric/biometric-element.js';
 import { FlowController } from '../internal/flow-controller.js';
 import { onDemand } from '../internal/on-demand.js';
 import type { RecordingTools } from './later/recording-tools.js';
+import type { Reading } from './later/voice-digits.js';
 import type { VoiceEvent, VoiceState, VoiceStep } from './later/voice-verify.flow.js';
 import { baseStyles } from '../internal/base.styles.js';
 import type { VoiceView } from './later/voice-verify.templates.js';
@@ -118,23 +119,15 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
     });
     return this.tools;
   });
-  /** @internal The digits to read when no prompt is set: fresh for each recording, so that a recording of an earlier one does not fit. */
-  freshDigits = '';
-  /** @internal The host's voice challenge the digits are from, sent back with the recording. */
-  #nonce: string | undefined;
-  /** @internal The language the host hears the digits in, where it is not the page's; else null. */
-  digitsLanguage: string | null = null;
-  /** @internal The text shown to read: the page's prompt, unless the host chose digits it will hear. */
-  get shownPrompt(): string {
-    return this.config?.voiceDigits ? '' : this.prompt;
-  }
+  /** @internal What to read for this recording (voice-digits.ts): fresh digits each time, so that a recording of an earlier one does not fit. */
+  reading: Reading = { digits: '', nonce: undefined, language: null };
   /** @internal */
   readonly flow = new FlowController<VoiceState, VoiceEvent>(this, this.laterTransition(() => this.later?.transition), { step: 'priming' }, {
     enter: {
       permission: () => void this.#openMicrophone(),
-      ready: () => void this.#digits(),
+      ready: () => void this.later!.freshDigits(this),
       recording: () => void this.tools?.recorder.start(),
-      uploading: (state) => void this.upload(state.audio, undefined, this.#nonce),
+      uploading: (state) => void this.upload(state.audio, undefined, this.reading.nonce),
     },
     change: (state, before) => {
       if (state.step === 'recording' && state.warning && before.step === 'recording' && before.warning !== state.warning) {
@@ -145,22 +138,6 @@ export class VoiceVerify extends BiometricElement<VoiceStep, VoiceStrings, Voice
       if (state.step !== 'review') this.tools?.playback.stop();
     },
   });
-
-  /** Fresh digits for each recording: the host's, where it hears them, asked for in the page's language; the widget's own otherwise. */
-  async #digits(): Promise<void> {
-    [this.#nonce, this.digitsLanguage] = [undefined, null];
-    if (!this.config?.voiceDigits) return void (this.freshDigits = this.later!.randomDigits(this.digits));
-    this.freshDigits = '';
-    try {
-      const { nonce, digits, lang } = await this.requests.call('voice-challenge', { lang: this.language });
-      if (this.step !== 'ready') return;
-      [this.#nonce, this.freshDigits] = [nonce, this.later!.groupDigits(digits)];
-      this.digitsLanguage = lang && lang !== this.language.split('-')[0] ? lang : null;
-      this.requestUpdate();
-    } catch (error) {
-      this.reportLiveFailure(error);
-    }
-  }
 
   protected fetchLater(): Promise<VoiceLater> {
     return import('./later/later-steps.js');

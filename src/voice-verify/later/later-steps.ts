@@ -4,7 +4,8 @@
  * and the microphone's code, which the first press needs at once.
  */
 export { voiceLater as english } from '../../translations/en/voice.js';
-export { renderVoiceStep as render, randomDigits, groupDigits } from './voice-verify.templates.js';
+export { renderVoiceStep as render } from './voice-verify.templates.js';
+export { freshDigits } from './voice-digits.js';
 export { transitionVoice as transition } from './voice-verify.flow.js';
 export { failureText } from '../../internal/later/failure-text.js';
 export { recordingTools } from './recording-tools.js';

@@ -7,16 +7,17 @@ import { accountButton } from '../../biometric/later/account-actions.js';
 import type { SampleView } from '../../biometric/biometric-element.js';
 import type { VoiceEvent, VoiceState } from './voice-verify.flow.js';
 import type { VoiceStrings } from '../../translations/en/voice.js';
+import type { ConfigResponse } from '../../core/protocol.js';
+import { promptOf, type Reading } from './voice-digits.js';
 
 /** What the templates read from <voice-verify>, which implements it. */
 export interface VoiceView extends SampleView {
   readonly t: VoiceStrings;
   readonly flow: { readonly state: VoiceState; send(event: VoiceEvent): void };
   /** The page's text to read, or '' for the fresh digits. */
-  readonly shownPrompt: string;
-  readonly freshDigits: string;
-  /** The language to read the digits in, where the host hears them in another than the page's. */
-  readonly digitsLanguage: string | null;
+  readonly prompt: string;
+  readonly config?: ConfigResponse | null;
+  readonly reading: Reading;
   readonly maxDuration: number;
   /** The recorder and the playback, once the person has started (the steps that show them come after). */
   readonly tools: {
@@ -24,15 +25,6 @@ export interface VoiceView extends SampleView {
     readonly playback: { readonly playing: boolean };
     togglePlayback(): void;
   } | null;
-}
-
-/** Digits in groups of four, easy to read aloud. */
-export const groupDigits = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
-
-/** A fresh random prompt, grouped. */
-export function randomDigits(count: number): string {
-  const values = crypto.getRandomValues(new Uint8Array(count));
-  return groupDigits(Array.from(values, (v) => String(v % 10)).join(''));
 }
 
 /** The meter's floor: quieter than this draws an empty bar. */
@@ -53,14 +45,22 @@ function meter(v: VoiceView) {
 }
 
 function promptText(v: VoiceView) {
-  if (v.shownPrompt) return html`<p part="prompt" class="prompt">${v.shownPrompt}</p>`;
+  const prompt = promptOf(v);
+  if (prompt) return html`<p part="prompt" class="prompt">${prompt}</p>`;
   // Digits in the script of the language they are read in (Arabic-Indic in Arabic), kept in reading order left to right.
-  const reading = v.digitsLanguage ?? v.language;
+  const reading = v.reading.language ?? v.language;
   const digit = new Intl.NumberFormat(reading, { numberingSystem: reading.startsWith('ar') ? 'arab' : 'latn' });
-  const digits = Array.from(v.freshDigits, (c) => (c === ' ' ? ' ' : digit.format(Number(c))));
+  const digits = Array.from(v.reading.digits, (c) => (c === ' ' ? ' ' : digit.format(Number(c))));
   // Said one digit at a time: a screen reader reads "4820" as a number.
   return html`<p part="prompt" class="prompt digits" dir="ltr" aria-hidden="true">${digits.join('')}</p>
     <p class="visually-hidden">${digits.filter((c) => c !== ' ').join(' ')}</p>`;
+}
+
+/** What to read, and in which language where the host hears the digits in another than the page's. */
+function readWhat(v: VoiceView): string {
+  const { t, reading } = v;
+  if (promptOf(v)) return t.readText;
+  return reading.language ? format(t.readDigitsIn, { language: new Intl.DisplayNames(v.language, { type: 'language' }).of(reading.language) ?? reading.language }) : t.readDigits;
 }
 
 export function renderVoiceStep(v: VoiceView): TemplateResult | typeof nothing {
@@ -77,9 +77,9 @@ export function renderVoiceStep(v: VoiceView): TemplateResult | typeof nothing {
       return html`${v.heading(title)}<p part="message">${t.microphoneAsking}</p><div part="spinner" class="spinner" aria-hidden="true"></div>`;
     case 'ready':
       return html`${v.heading(t.readHeading)}
-        <p part="message">${v.shownPrompt ? t.readText : v.digitsLanguage ? format(t.readDigitsIn, { language: new Intl.DisplayNames(v.language, { type: 'language' }).of(v.digitsLanguage) ?? v.digitsLanguage }) : t.readDigits}</p>
+        <p part="message">${readWhat(v)}</p>
         ${promptText(v)}
-        <div class="actions"><button part="button submit record" class="primary" type="button" ?disabled=${!v.shownPrompt && !v.freshDigits} @click=${send({ type: 'record' })}>${t.record}</button></div>`;
+        <div class="actions"><button part="button submit record" class="primary" type="button" ?disabled=${!promptOf(v) && !v.reading.digits} @click=${send({ type: 'record' })}>${t.record}</button></div>`;
     case 'recording':
       return html`${v.heading(t.recordingHeading)}
         ${promptText(v)} ${meter(v)}
