@@ -87,7 +87,7 @@ export const fil: Strings = {
   face_no_match_hint: 'Humarap sa ilaw, tumingin nang diretso sa camera, at alisin ang salamin o anumang nakatakip sa mukha mo.',
   lightHeading: 'Mga kulay sa iyong screen',
   lightCloser: 'Ilapit ang mukha mo sa screen, hanggang mapuno nito ang mas malaking oval.',
-  lightWarning: 'Magpapakita ang screen mo ng {count} kulay, isa-isa, nang {seconds} segundo lahat-lahat. Kung maaaring makasama sa iyo ang nagbabagong kulay, huwag itong simulan.',
+  lightWarning: 'Kikislap ang buong screen mo ng {count} kulay, isa-isa, nang {seconds} segundo lahat-lahat. Agad itong tinatapos ng Ihinto o ng Escape key. Kung maaaring makasama sa iyo ang kumikislap na kulay, huwag itong simulan.',
   lightStart: 'Ipakita ang mga kulay',
   lightShowing: 'Manatiling nakahinto, malapit sa screen, hanggang matapos ang mga kulay.',
   lightStop: 'Ihinto ang mga kulay',

@@ -87,7 +87,7 @@ export const fr: Strings = {
   face_no_match_hint: 'Placez-vous face à la lumière, regardez l’objectif et retirez vos lunettes ou tout ce qui couvre votre visage.',
   lightHeading: 'Des couleurs sur votre écran',
   lightCloser: 'Approchez votre visage de l’écran, jusqu’à remplir le grand ovale.',
-  lightWarning: 'Votre écran va afficher {count} couleurs, l’une après l’autre, pendant {seconds} secondes en tout. Si des couleurs changeantes peuvent vous faire du mal, ne lancez pas.',
+  lightWarning: 'Tout votre écran va clignoter de {count} couleurs, l’une après l’autre, pendant {seconds} secondes en tout. Arrêter, ou la touche Échap, les interrompt aussitôt. Si des couleurs clignotantes peuvent vous faire du mal, ne les lancez pas.',
   lightStart: 'Afficher les couleurs',
   lightShowing: 'Restez immobile, près de l’écran, jusqu’à la fin des couleurs.',
   lightStop: 'Arrêter les couleurs',

@@ -87,7 +87,7 @@ export const id: Strings = {
   face_no_match_hint: 'Hadapkan wajah ke cahaya, lihat lurus ke kamera, dan lepaskan kacamata atau apa pun yang menutupi wajah Anda.',
   lightHeading: 'Warna di layar Anda',
   lightCloser: 'Dekatkan wajah ke layar hingga memenuhi oval yang lebih besar.',
-  lightWarning: 'Layar Anda akan menampilkan {count} warna, satu per satu, selama {seconds} detik seluruhnya. Jika warna yang berganti dapat membuat Anda tidak sehat, jangan memulainya.',
+  lightWarning: 'Seluruh layar Anda akan berkedip {count} warna, satu per satu, selama {seconds} detik seluruhnya. Tombol Hentikan atau tombol Escape langsung mengakhirinya. Jika warna yang berkedip dapat membuat Anda tidak sehat, jangan memulainya.',
   lightStart: 'Tampilkan warna',
   lightShowing: 'Tetap diam, dekat dengan layar, sampai warnanya selesai.',
   lightStop: 'Hentikan warna',

@@ -87,7 +87,7 @@ export const tr: Strings = {
   face_no_match_hint: 'Işığa dönün, doğrudan kameraya bakın ve gözlüğünüzü ya da yüzünüzü örten her şeyi çıkarın.',
   lightHeading: 'Ekranınızda renkler',
   lightCloser: 'Yüzünüzü ekrana yaklaştırın, büyük ovali doldursun.',
-  lightWarning: 'Ekranınız art arda {count} renk gösterecek, toplam {seconds} saniye. Değişen renkler sizi rahatsız edebilecekse başlatmayın.',
+  lightWarning: 'Tüm ekranınız art arda {count} renkle yanıp sönecek, toplam {seconds} saniye. Durdur düğmesi ya da Escape tuşu onları hemen bitirir. Yanıp sönen renkler sizi rahatsız edebilecekse başlatmayın.',
   lightStart: 'Renkleri göster',
   lightShowing: 'Renkler bitene kadar ekrana yakın ve hareketsiz kalın.',
   lightStop: 'Renkleri durdur',

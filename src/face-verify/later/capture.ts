@@ -133,7 +133,10 @@ export function captureTools(element: CameraHost) {
         failed: (error) => element.reportLiveFailure(error),
         instruct: (move) => element.announce(liveInstruction(element.t, move)),
         prefetchLight: () => void tools.lightCode().catch(() => {}),
-        warnLight: (light) => element.announce(`${element.t.lightCloser} ${lightWarning(element.t, element.language, light)}`),
+        warnLight: (light) => {
+          element.announce(`${element.t.lightCloser} ${lightWarning(element.t, element.language, light)}`);
+          escapeFromWarning(element.flow);
+        },
       }),
 
     /** The person, warned and close, starts the colours: they fill the page and a frame is taken under each. */
@@ -161,3 +164,18 @@ export function captureTools(element: CameraHost) {
 }
 
 export type CaptureTools = ReturnType<typeof captureTools>;
+
+/**
+ * Escape, wherever focus is, ends the challenge from the light's warning on (the colours' own code
+ * takes it while they show): the warning says so. The listener goes with the warning.
+ */
+function escapeFromWarning(flow: CameraHost['flow']): void {
+  const warned = flow.state;
+  const escape = (event: KeyboardEvent) => {
+    const { state } = flow;
+    const warning = state.step === 'challenge' && state.live?.nonce === (warned.step === 'challenge' ? warned.live?.nonce : undefined);
+    if (!warning) return removeEventListener('keydown', escape);
+    if (event.key === 'Escape' && !state.lighting) flow.send({ type: 'released' });
+  };
+  addEventListener('keydown', escape);
+}

@@ -43,7 +43,7 @@ export const face = {
   live_flat: 'We saw the movements, but not the depth of a face. Hold the camera still, face a light, and turn your head itself, not the camera.',
   lightHeading: 'Colours on your screen',
   lightCloser: 'Bring your face close to the screen, to fill the larger oval.',
-  lightWarning: 'Your screen will show {count} colours, one after another, for {seconds} seconds in all. If changing colours could make you unwell, don’t start them.',
+  lightWarning: 'Your whole screen will flash {count} colours, one after another, for {seconds} seconds in all. Stop, or the Escape key, ends them at once. If flashing colours could make you unwell, don’t start them.',
   lightStart: 'Show the colours',
   lightShowing: 'Keep still, close to the screen, until the colours end.',
   lightStop: 'Stop the colours',

@@ -38,9 +38,9 @@ describe('<face-verify> with a light challenge', function () {
     await toLightWarning(element);
     expect(text(element, 'heading')).to.equal('Colours on your screen');
     expect(text(element, 'feedback')).to.equal('Bring your face close to the screen, to fill the larger oval.');
-    expect(element.shadowRoot!.textContent).to.include('Your screen will show 4 colours, one after another, for 2.4 seconds in all. If changing colours could make you unwell, don’t start them.');
+    expect(element.shadowRoot!.textContent).to.include('Your whole screen will flash 4 colours, one after another, for 2.4 seconds in all. Stop, or the Escape key, ends them at once. If flashing colours could make you unwell, don’t start them.');
     expect(text(element, 'other-way'), 'the other way, beside the start').to.equal('Verify another way');
-    await waitUntil(() => text(element, 'live') === 'Bring your face close to the screen, to fill the larger oval. Your screen will show 4 colours, one after another, for 2.4 seconds in all. If changing colours could make you unwell, don’t start them.', 'the warning, said');
+    await waitUntil(() => text(element, 'live') === 'Bring your face close to the screen, to fill the larger oval. Your whole screen will flash 4 colours, one after another, for 2.4 seconds in all. Stop, or the Escape key, ends them at once. If flashing colours could make you unwell, don’t start them.', 'the warning, said');
     expect(element.shadowRoot!.querySelector('.guide ellipse')!.getAttribute('rx'), 'a larger oval').to.equal('30');
     // Nothing starts by itself.
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -95,6 +95,16 @@ describe('<face-verify> with a light challenge', function () {
       expect(host.count('verify-by-face')).to.equal(0);
     });
   }
+
+  it('Escape at the warning, before any colour, ends the challenge and stops the camera, and sends nothing', async () => {
+    host = fakeHost(routes(600));
+    const element = await faceFixture('manual');
+    await toLightWarning(element);
+    await executeServerCommand('keys', { press: 'Escape' });
+    await untilFaceStep(element, 'priming');
+    expect(box(element)).to.equal(null);
+    expect(host.count('verify-by-face')).to.equal(0);
+  });
 
   it('by the keyboard alone, in Arabic: the start reached by Tab and pressed with Enter, the words right to left', async () => {
     host = fakeHost(routes(400));
