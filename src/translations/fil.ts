@@ -88,6 +88,8 @@ export const fil: Strings = {
   lightHeading: 'Mga kulay sa iyong screen',
   lightCloser: 'Ilapit ang mukha mo sa screen, hanggang mapuno nito ang mas malaking oval.',
   lightWarning: 'Kikislap ang buong screen mo ng {count} kulay, isa-isa, nang {seconds} segundo lahat-lahat. Agad itong tinatapos ng Ihinto o ng Escape key. Kung maaaring makasama sa iyo ang kumikislap na kulay, huwag itong simulan.',
+  lightNoOtherWay: 'Walang ibang paraan ang pahinang ito para suriin ang mukha mo. Kung ayaw mong makita ang mga kulay, huminto rito at tanungin ang site kung paano pa magpapatunay.',
+  lightDecline: 'Huwag ipakita ang mga kulay',
   lightStart: 'Ipakita ang mga kulay',
   lightShowing: 'Manatiling nakahinto, malapit sa screen, hanggang matapos ang mga kulay.',
   lightStop: 'Ihinto ang mga kulay',

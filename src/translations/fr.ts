@@ -88,6 +88,8 @@ export const fr: Strings = {
   lightHeading: 'Des couleurs sur votre écran',
   lightCloser: 'Approchez votre visage de l’écran, jusqu’à remplir le grand ovale.',
   lightWarning: 'Tout votre écran va clignoter de {count} couleurs, l’une après l’autre, pendant {seconds} secondes en tout. Arrêter, ou la touche Échap, les interrompt aussitôt. Si des couleurs clignotantes peuvent vous faire du mal, ne les lancez pas.',
+  lightNoOtherWay: 'Cette page n’offre pas d’autre moyen de vérifier votre visage. Si vous préférez ne pas voir les couleurs, arrêtez-vous ici et demandez au site comment vous vérifier autrement.',
+  lightDecline: 'Ne pas afficher les couleurs',
   lightStart: 'Afficher les couleurs',
   lightShowing: 'Restez immobile, près de l’écran, jusqu’à la fin des couleurs.',
   lightStop: 'Arrêter les couleurs',

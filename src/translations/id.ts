@@ -88,6 +88,8 @@ export const id: Strings = {
   lightHeading: 'Warna di layar Anda',
   lightCloser: 'Dekatkan wajah ke layar hingga memenuhi oval yang lebih besar.',
   lightWarning: 'Seluruh layar Anda akan berkedip {count} warna, satu per satu, selama {seconds} detik seluruhnya. Tombol Hentikan atau tombol Escape langsung mengakhirinya. Jika warna yang berkedip dapat membuat Anda tidak sehat, jangan memulainya.',
+  lightNoOtherWay: 'Halaman ini tidak menawarkan cara lain untuk memeriksa wajah Anda. Jika Anda lebih suka tidak melihat warnanya, berhentilah di sini dan tanyakan kepada situs cara lain untuk verifikasi.',
+  lightDecline: 'Jangan tampilkan warna',
   lightStart: 'Tampilkan warna',
   lightShowing: 'Tetap diam, dekat dengan layar, sampai warnanya selesai.',
   lightStop: 'Hentikan warna',

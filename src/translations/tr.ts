@@ -88,6 +88,8 @@ export const tr: Strings = {
   lightHeading: 'Ekranınızda renkler',
   lightCloser: 'Yüzünüzü ekrana yaklaştırın, büyük ovali doldursun.',
   lightWarning: 'Tüm ekranınız art arda {count} renkle yanıp sönecek, toplam {seconds} saniye. Durdur düğmesi ya da Escape tuşu onları hemen bitirir. Yanıp sönen renkler sizi rahatsız edebilecekse başlatmayın.',
+  lightNoOtherWay: 'Bu sayfa yüzünüzü doğrulamak için başka bir yol sunmuyor. Renkleri görmek istemiyorsanız burada durun ve siteye başka nasıl doğrulanabileceğinizi sorun.',
+  lightDecline: 'Renkleri gösterme',
   lightStart: 'Renkleri göster',
   lightShowing: 'Renkler bitene kadar ekrana yakın ve hareketsiz kalın.',
   lightStop: 'Renkleri durdur',

@@ -7,6 +7,7 @@ import type { CameraFailure, LivenessMove } from '../../core/protocol.js';
 import { failureOf } from '../../biometric/later/device-controller.js';
 import { CameraController } from './camera-controller.js';
 import { browserFaceDetector } from './face-detector.js';
+import { VerifyOtherWayEvent } from '../../events/other-way.js';
 import { heldMs, readyToCapture } from './face-verify.flow.js';
 import { lightWarning, liveInstruction } from './face-verify.templates.js';
 import type { ReactiveControllerHost } from 'lit';
@@ -138,6 +139,16 @@ export function captureTools(element: CameraHost) {
           escapeFromWarning(element.flow);
         },
       }),
+
+    /**
+     * The person, warned, would rather not see the colours, and the host offers no other way: the
+     * challenge ends (the camera released), and the page hears it as the other way's event.
+     */
+    declineLight(): void {
+      const step = element.step;
+      element.flow.send({ type: 'released' });
+      element.dispatchEvent(new VerifyOtherWayEvent({ kind: 'face', step }));
+    },
 
     /** The person, warned and close, starts the colours: they fill the page and a frame is taken under each. */
     async startLight(): Promise<void> {

@@ -18,6 +18,8 @@ export interface FaceView extends SampleView {
     readonly arrows: Record<LivenessMove, string>;
     /** The light challenge's colours, on the person's press (show-light.ts). */
     startLight(): Promise<void>;
+    /** The warning declined where the host offers no other way. */
+    declineLight(): void;
   } | null;
   readonly config?: ConfigResponse;
   /** The picture under review, as the shutter drew it. */
@@ -95,11 +97,14 @@ function renderLight(v: FaceView, lighting: boolean, light: LightChallenge, prog
     const below = html`<div class="actions"><button part="button stop" class="secondary" type="button" @click=${() => v.flow.send({ type: 'released' })}>${t.lightStop}</button></div>`;
     return camera(v, { heading: t.lightHeading, good: true, feedback: t.lightShowing, verdict: 'instruction', below, oval: 'close', lighting });
   }
-  const below = html`<p part="message">${lightWarning(t, v.language, light)}</p>
+  // Without the host's other way, a way not to see the colours all the same: no dead end.
+  const other = Boolean(v.accountWay.other);
+  const below = html`<p part="message">${lightWarning(t, v.language, light)}${other ? nothing : html` ${t.lightNoOtherWay}`}</p>
     ${progress}
     <div class="actions">
       <button part="button submit" class="primary" type="button" @click=${() => void v.tools?.startLight()}>${t.lightStart}</button>
       ${v.otherWays()}
+      ${other ? nothing : html`<button part="button decline" class="secondary" type="button" @click=${() => v.tools?.declineLight()}>${t.lightDecline}</button>`}
     </div>`;
   return camera(v, { heading: t.lightHeading, good: false, feedback: t.lightCloser, verdict: 'instruction', below, oval: 'close' });
 }

@@ -44,6 +44,8 @@ export const face = {
   lightHeading: 'Colours on your screen',
   lightCloser: 'Bring your face close to the screen, to fill the larger oval.',
   lightWarning: 'Your whole screen will flash {count} colours, one after another, for {seconds} seconds in all. Stop, or the Escape key, ends them at once. If flashing colours could make you unwell, don’t start them.',
+  lightNoOtherWay: 'This page offers no other way to check your face. If you’d rather not see the colours, stop here and ask the site how else to verify.',
+  lightDecline: 'Don’t show the colours',
   lightStart: 'Show the colours',
   lightShowing: 'Keep still, close to the screen, until the colours end.',
   lightStop: 'Stop the colours',

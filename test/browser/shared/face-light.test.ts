@@ -40,7 +40,7 @@ describe('<face-verify> with a light challenge', function () {
     expect(text(element, 'feedback')).to.equal('Bring your face close to the screen, to fill the larger oval.');
     expect(element.shadowRoot!.textContent).to.include('Your whole screen will flash 4 colours, one after another, for 2.4 seconds in all. Stop, or the Escape key, ends them at once. If flashing colours could make you unwell, don’t start them.');
     expect(text(element, 'other-way'), 'the other way, beside the start').to.equal('Verify another way');
-    await waitUntil(() => text(element, 'live') === 'Bring your face close to the screen, to fill the larger oval. Your whole screen will flash 4 colours, one after another, for 2.4 seconds in all. Stop, or the Escape key, ends them at once. If flashing colours could make you unwell, don’t start them.', 'the warning, said');
+    await waitUntil(() => text(element, 'live') === 'Bring your face close to the screen, to fill the larger oval. Your whole screen will flash 4 colours, one after another, for 2.4 seconds in all. Stop, or the Escape key, ends them at once. If flashing colours could make you unwell, don’t start them.', 'the warning, said', { timeout: 5000 });
     expect(element.shadowRoot!.querySelector('.guide ellipse')!.getAttribute('rx'), 'a larger oval').to.equal('30');
     // Nothing starts by itself.
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -95,6 +95,27 @@ describe('<face-verify> with a light challenge', function () {
       expect(host.count('verify-by-face')).to.equal(0);
     });
   }
+
+  it('without the host\'s other way, the warning says so and offers not to see the colours: the challenge ends, the page hears it, nothing is sent', async () => {
+    host = fakeHost(routes(600));
+    const element = await faceFixture('manual');
+    await toLightWarning(element);
+    expect(element.shadowRoot!.textContent).to.include('This page offers no other way to check your face.');
+    expect(element.shadowRoot!.querySelector('[part~="other-way"]')).to.equal(null);
+    const heard = new Promise<CustomEvent>((resolve) => element.addEventListener('verify-other-way', (event) => resolve(event as CustomEvent), { once: true }));
+    faceButton(element, 'decline').click();
+    expect((await heard).detail).to.deep.equal({ kind: 'face', step: 'challenge' });
+    await untilFaceStep(element, 'priming');
+    expect(host.count('verify-by-face')).to.equal(0);
+  });
+
+  it('with the host\'s other way, that is the way offered: no second one', async () => {
+    host = fakeHost(routes(600));
+    const element = await faceFixture('manual other-way');
+    await toLightWarning(element);
+    expect(element.shadowRoot!.querySelector('[part~="decline"]')).to.equal(null);
+    expect(element.shadowRoot!.textContent).not.to.include('This page offers no other way');
+  });
 
   it('Escape at the warning, before any colour, ends the challenge and stops the camera, and sends nothing', async () => {
     host = fakeHost(routes(600));
