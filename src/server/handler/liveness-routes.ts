@@ -14,6 +14,7 @@ import { LIGHT, randomLight, type LightColour } from '../liveness/light.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail } from './errors.js';
+import { takeChallenge } from './challenge-taken.js';
 
 /** Movements asked for in one challenge. */
 const MOVES_ASKED = 2;
@@ -113,17 +114,7 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   if (typeof nonce !== 'string' || !Array.isArray(video)) {
     fail('liveness_required', 'Only a live capture is accepted: look at the camera and follow the movements asked for.');
   }
-  const { store } = ctx.options;
-  const key = keys.livenessChallenge(await ctx.session());
-  const expired = () => fail('liveness_required', 'This check has expired. Please start it again.');
-  // An answer to an earlier challenge (a second tab's, which a newer one replaced) is refused
-  // without taking the newer one, so the tab that asked last can still answer.
-  const current = await store.get(key);
-  if (current === null || (JSON.parse(current) as StoredChallenge).nonce !== nonce) return expired();
-  // Taken before anything is decoded: an answer replayed, raced or late finds nothing.
-  const taken = await store.take(key);
-  const challenge = taken === null ? null : (JSON.parse(taken) as StoredChallenge);
-  if (!challenge || challenge.nonce !== nonce || challenge.user !== (await ctx.userHash(user))) return expired();
+  const challenge = await takeChallenge<StoredChallenge>(ctx, keys.livenessChallenge, nonce, user);
   // Counted before anything is decoded, with the judge's own answer.
   const litFrames = challenge.light ? lit : [];
   const { minFilm, maxFilm } = LIVE_FRAMES;

@@ -13,6 +13,7 @@ import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail } from './errors.js';
 import { refusal } from './liveness-routes.js';
+import { takeChallenge } from './challenge-taken.js';
 
 interface StoredVoiceChallenge {
   nonce: string;
@@ -45,16 +46,7 @@ export async function voiceChallenge(ctx: RequestContext): Promise<Response> {
  */
 export async function checkSpokenDigits(ctx: RequestContext, nonce: unknown, audio: string, user: string): Promise<boolean> {
   if (typeof nonce !== 'string') fail('liveness_required', 'Read the digits shown aloud: only a recording of them is accepted.');
-  const { store } = ctx.options;
-  const key = keys.voiceChallenge(await ctx.session());
-  const expired = () => fail('liveness_required', 'This check has expired. Please start it again.');
-  // An answer to an earlier challenge (a second tab's) is refused without taking the newer one.
-  const current = await store.get(key);
-  if (current === null || (JSON.parse(current) as StoredVoiceChallenge).nonce !== nonce) return expired();
-  // Taken before the recording is heard: a recording replayed, raced or late finds nothing.
-  const taken = await store.take(key);
-  const challenge = taken === null ? null : (JSON.parse(taken) as StoredVoiceChallenge);
-  if (!challenge || challenge.nonce !== nonce || challenge.user !== (await ctx.userHash(user))) return expired();
+  const challenge = await takeChallenge<StoredVoiceChallenge>(ctx, keys.voiceChallenge, nonce, user);
   if (challenge.lang === null) return false;
   const heard = await ctx.options.voiceLiveness!.hear(fromBase64(audio), challenge.lang, SPOKEN_DIGITS.count);
   if (!saidDigits(heard, challenge.digits)) fail('liveness_failed', refusal({ reason: 'digits_not_heard' }), { reason: 'digits_not_heard' });
