@@ -27,10 +27,12 @@ export async function presenter(pool: FacePool, person: string): Promise<Present
   const source = photo(person);
   const landmarks = await landmarksOf(pool, source);
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+  // Each pose drawn once for all of this person's answers: renders are slow, and a pose is a pose.
+  const drawn = new Map<string, Uint8Array>();
   const poses = new Map<string, LitPose[]>();
   return {
     answer: (moves, shape = 'head') => {
-      const video = filmFrames(source, landmarks, shape, filmPoses(moves)).map(b64);
+      const video = filmFrames(source, landmarks, shape, filmPoses(moves), drawn).map(b64);
       return { video, times: video.map((_, i) => i * 250) };
     },
     still: () => Buffer.from(toJpeg(source, 90)).toString('base64'),
