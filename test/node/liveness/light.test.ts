@@ -27,7 +27,7 @@ const ruleBroken = (m: LightMeasures) =>
 const INDOOR = 0.3;
 /** Challenges a person indoors; and for each attack that needs frames of its own, and each other room. */
 const COUNT = 8;
-const ATTACKS = 3;
+const ATTACKS = 2;
 const ROOMS = [0.6, 0.15, 0.1];
 const EDGES: PaintEdge[] = ['hard', 'soft', 'shaped'];
 
