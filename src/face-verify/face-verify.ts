@@ -36,6 +36,7 @@ type FaceLater = typeof import('./later/later-steps.js');
  * @csspart feedback - What the quality gate, or a live challenge, asks of the person.
  * @csspart arrow - The movement a live challenge asks for, over the preview.
  * @csspart stop - The button that ends a light challenge's colours.
+ * @csspart decline - The button, where the page offers no other way, not to see a light challenge's colours.
  * @csspart error - An error message.
  * @csspart button - Every button.
  * @csspart submit - The main button of a step.
