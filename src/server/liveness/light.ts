@@ -183,9 +183,14 @@ function correlation(xs: number[], ys: number[]): number {
   return xx && yy ? xy / Math.sqrt(xx * yy) : 0;
 }
 
-/** How each frame's colour should move, from the colours shown: the screen's light added to the room's. */
+/** The tint a colour gives a face close to the screen: the screen's light added to the room's, its exposure taken out. */
+export function tintOf(colour: LightColour): Rgb {
+  return chroma(linearOf(colour).map((c) => 1 + EXPECTED * c));
+}
+
+/** How each frame's colour should move, from the colours shown. */
 export function expectedPattern(colours: readonly LightColour[]): Rgb[] {
-  return centred(colours.map((colour) => chroma(linearOf(colour).map((c) => 1 + EXPECTED * c))));
+  return centred(colours.map(tintOf));
 }
 
 /** How much a region follows the pattern: its correlation with it, and its slope on it. */

@@ -6,7 +6,7 @@
  * everything, one tint painted evenly over the face's outline, a flat print lit by the screen.
  */
 import { inside, type Point } from '../../../src/server/liveness/geometry.js';
-import { linearOf, type LightColour } from '../../../src/server/liveness/light.js';
+import { linearOf, tintOf, type LightColour } from '../../../src/server/liveness/light.js';
 import { render, toJpeg, toLinear, toSrgb, type Pose, type Rgba, type Shape } from './head.js';
 
 /**
@@ -123,23 +123,11 @@ export function underColour(pose: LitPose, colour: LightColour | null, strength 
   return camera({ data, width: pose.width, height: pose.height }, pose.brightness);
 }
 
-/** Frames of the head held still under each colour in turn (null: unlit, a recording). */
-export function litFrames(source: Rgba, landmarks: Point[], colours: readonly (LightColour | null)[], strength: number, random: () => number, shape: Shape = 'head', drift = 0): Rgba[] {
-  return litPoses(source, landmarks, colours.length, strength, random, shape, drift).map((pose, i) => underColour(pose, colours[i]!));
-}
-
 export const jpegOf = (image: Rgba) => toJpeg(image, 85);
 
 /** A seeded generator: the same renders and sequences on every run. */
 export function seeded(seed: number): () => number {
   return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-}
-
-/** A colour's hue as the judge sees it: the logarithms of the light it adds to a face, their mean taken out. */
-function tintOf(colour: LightColour): number[] {
-  const logs = linearOf(colour).map((c) => Math.log(1 + 0.3 * c));
-  const mean = (logs[0]! + logs[1]! + logs[2]!) / 3;
-  return logs.map((v) => v - mean);
 }
 
 /** The earlier colour nearest `colour`, by the tint it gives a face. */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { decodeWav, encodeWav, toMono } from '../../../src/core/wav.js';
+import { Resampler } from '../../../src/voice-verify/later/resampler.js';
 import { DIGIT_WORDS } from '../../../src/server/liveness/digits.js';
 
 /** Flite's voices: kal (a man, 8 kHz), awb (a Scottish man), rms (a man), slt (a woman), all but kal at 16 kHz. */
@@ -35,17 +36,15 @@ export async function say(text: string, voice: Voice): Promise<Uint8Array> {
 /** `digits` read aloud in English by `voice`, one word a digit. */
 export const sayDigits = (digits: string, voice: Voice) => say([...digits].map((d) => DIGIT_WORDS.en[Number(d)]).join(' '), voice);
 
-/** A recording at another rate (linear interpolation), with noise added `snr` dB under its own loudness (RMS): a room, a cheap microphone. */
+/** A recording at another rate (the widget's own resampler), with noise added `snr` dB under its own loudness (RMS): a room, a cheap microphone. */
 export function degrade(wav: Uint8Array, { rate, snr = Infinity, seed = 1 }: { rate?: number; snr?: number; seed?: number }): Uint8Array {
   const audio = decodeWav(wav);
-  const source = toMono(audio);
   const to = rate ?? audio.sampleRate;
-  const out = new Float32Array(Math.floor((source.length * to) / audio.sampleRate));
-  for (let i = 0; i < out.length; i++) {
-    const at = (i * audio.sampleRate) / to;
-    const k = Math.floor(at);
-    out[i] = source[k]! + (at - k) * ((source[k + 1] ?? source[k]!) - source[k]!);
-  }
+  const resampler = new Resampler(audio.sampleRate, to);
+  const [head, tail] = [resampler.push(toMono(audio)), resampler.flush()];
+  const out = new Float32Array(head.length + tail.length);
+  out.set(head);
+  out.set(tail, head.length);
   const rms = (samples: Float32Array) => Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length);
   // Between white and brown: noise whose loudness falls with its pitch, as a room's does.
   const noise = new Float32Array(out.length);
