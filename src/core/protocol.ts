@@ -186,6 +186,12 @@ export interface LivenessChallenge {
  */
 export const LIVE_FRAMES = { maxSide: 640, maxTotalBytes: 1024 * 1024, filmSide: 480, minFilm: 6, maxFilm: 24 };
 
+/**
+ * How long a live challenge's film opens on the frontal look, before the first movement is asked:
+ * the frames taken in it are where the host learns how the face sits when it looks ahead.
+ */
+export const LIVE_FRONTAL_MS = 800;
+
 /** The longest base64 each of `count` frames may be for all of them to fit the handler's bytes, and at most 40 KB (a phone's upload). */
 export function liveFrameBase64(count: number): number {
   return Math.min(40 * 1024, Math.floor(LIVE_FRAMES.maxTotalBytes / count / 3) * 4);

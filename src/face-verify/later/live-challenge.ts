@@ -6,7 +6,7 @@
  * A light challenge's colours come after the movements, once the person has been warned and
  * starts them (light/show-light.ts, fetched as the challenge arrives).
  */
-import { LIVE_FRAMES, liveFrameBase64, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
+import { LIVE_FRAMES, LIVE_FRONTAL_MS, liveFrameBase64, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { snapshot } from './snapshot.js';
 
@@ -15,7 +15,7 @@ import { snapshot } from './snapshot.js';
  * follow a head turning at a person's pace (the host finds a quick one again) in 21 frames for two
  * movements, each at most 480 px and 40 KB of base64 (liveFrameBase64): at most 840 KB to upload.
  */
-export const LIVE_TIMING = { frontalMs: 800, moveMs: 2200, fps: 4 };
+export const LIVE_TIMING = { frontalMs: LIVE_FRONTAL_MS, moveMs: 2200, fps: 4 };
 
 export interface ChallengeHost {
   readonly requests: { call(route: 'liveness-challenge', body: Record<never, never>): Promise<LivenessChallenge> };

@@ -7,7 +7,7 @@
 import { base64url } from 'jose';
 import { json } from '../../core/http.js';
 import { base64Problem, fromBase64, SAMPLE_BOUNDS, sniffImage } from '../../core/media-sniff.js';
-import { LIVE_FRAMES, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
+import { LIVE_FRAMES, LIVE_FRONTAL_MS, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
 import { checkLive } from '../liveness/check.js';
 import { randomMoves, UnreadablePictureError, type Pictures, type Verdict } from '../liveness/judge.js';
 import { LIGHT, randomLight, type LightColour } from '../liveness/light.js';
@@ -123,7 +123,7 @@ export async function liveSample(ctx: RequestContext, body: Record<string, unkno
   }
   if (video.length > maxFilm) fail('bad_sample', `A live answer's film holds at most ${maxFilm} frames.`, { field: 'video' });
   if (!validTimes(times, video.length, ctx.options.limits.livenessSeconds)) fail('invalid_input', 'Send when each frame was taken, in ms from the first, increasing, in times.', { field: 'times' });
-  const verdict = await checkLive(ctx.options.liveness!, decodeFrames({ video, light: litFrames }), challenge).catch((error: unknown) => {
+  const verdict = await checkLive(ctx.options.liveness!, { ...decodeFrames({ video, light: litFrames }), opening: times.filter((t) => t < LIVE_FRONTAL_MS).length }, challenge).catch((error: unknown) => {
     if (error instanceof UnreadablePictureError) fail('bad_sample', 'A frame could not be read as a picture.', { field: 'video' });
     throw error;
   });

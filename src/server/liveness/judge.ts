@@ -67,7 +67,14 @@ export interface FilmFrame {
 }
 
 /** A live answer's pictures, with the challenge filmed: its frames in order (film.ts). */
-export type Pictures = FrameParts & { video?: Uint8Array[] };
+export type Pictures = FrameParts & {
+  video?: Uint8Array[];
+  /**
+   * How many of the film's first frames were taken in its frontal look (LIVE_FRONTAL_MS): how the
+   * face sits looking ahead is learnt from them. Absent, the film's first sixth.
+   */
+  opening?: number;
+};
 
 /** What was found in each part's pictures: every face in each still, the one face followed through the film. */
 export type Observed = FrameParts<FaceFound[]> & { video?: FilmFrame[] };

@@ -124,7 +124,7 @@ async function load() {
    * frame and its surroundings in grey; then, in each third of the film, its embedding where it faces
    * the camera most and where it is furthest from that, and the passive model's score where it faces it.
    */
-  const track = async (frames) => {
+  const track = async (frames, opening) => {
     const images = [];
     const found = [];
     let previous = null;
@@ -139,7 +139,7 @@ async function load() {
       previous = landmarks;
       found.push({ faces, landmarks, luma: landmarks ? lumaAround(image, landmarks) : null, descriptor: [], live: NaN });
     }
-    const { frontal, furthest } = described(found);
+    const { frontal, furthest } = described(found, opening);
     for (const i of new Set([...frontal, ...furthest])) {
       const { landmarks } = found[i];
       found[i].descriptor = await withTensor(images[i], (input) => describeAt(input, landmarks));
@@ -209,19 +209,24 @@ function nearest(faces, previous) {
 
 /**
  * In each third of the film, the frame where the face looks straightest at the camera (its nose tip
- * nearest the jaw's middle, and as far down between the eyes and the chin as in most of the film:
+ * nearest the jaw's middle, and as far down between the eyes and the chin as in the film's opening:
  * the judge's yaw and pitch, geometry.ts), where the recognition and passive models are surest and
  * the judge measures the movements from; and the frame furthest from it, a movement's, so that the
  * person who makes the movements is the one who faces the camera.
+ *
+ * The level is the frontal look's (the film's `opening` frames, else its first sixth), not the whole
+ * film's: a person who holds a nod longer than asked, or follows the arrows late, nods in more than
+ * half the frames, and a nodded frame would then pass for the frontal one.
  */
-function described(found) {
+function described(found, opening = Math.ceil(found.length / 6)) {
   const pose = (p) => {
     const eyes = (p[36].y + p[39].y + p[42].y + p[45].y) / 4;
     return { yaw: (p[30].x - (p[0].x + p[16].x) / 2) / (p[16].x - p[0].x || 1), pitch: (p[30].y - eyes) / (p[8].y - eyes || 1) };
   };
   const poses = found.map((frame) => frame.landmarks && pose(frame.landmarks));
-  const pitches = poses.filter(Boolean).map((p) => p.pitch).sort((a, b) => a - b);
-  const level = pitches[pitches.length >> 1] ?? 0;
+  const ahead = poses.slice(0, Math.max(1, opening)).filter(Boolean);
+  const pitches = (ahead.length ? ahead : poses.filter(Boolean)).map((p) => p.pitch).sort((a, b) => a - b);
+  const level = pitches.length ? (pitches[(pitches.length - 1) >> 1] + pitches[pitches.length >> 1]) / 2 : 0;
   const off = (p) => Math.abs(p.yaw) + Math.abs(p.pitch - level);
   const [frontal, furthest] = [[], []];
   for (let third = 0; third < 3; third++) {
@@ -356,12 +361,12 @@ function coloursAround(image, landmarks) {
 
 let loading;
 
-parentPort?.on('message', async ({ id, moves, light, video }) => {
+parentPort?.on('message', async ({ id, moves, light, video, opening }) => {
   try {
     loading ??= load();
     const { find, track } = await loading;
     const started = process.cpuUsage();
-    const found = { moves: [], light: [], ...(video ? { video: await track(video) } : {}) };
+    const found = { moves: [], light: [], ...(video ? { video: await track(video, opening) } : {}) };
     for (const image of moves) found.moves.push(await find(image));
     // The light's frames: the recognition model on the first only (judge.ts says why).
     for (const [i, image] of light.entries()) found.light.push(await find(image, { lit: true, describe: i === 0 }));

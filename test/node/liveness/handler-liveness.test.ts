@@ -66,6 +66,16 @@ for (const [name, store, instances] of [
       assert.equal(t.upstream.at(-1)!.body!.query_face_image, film.video[0]);
     });
 
+    it('a person late on the arrows, a nod held through most of the film: verifies, measured from the frontal look', async () => {
+      // The film's own level would be the nod's: the frontal look's frames say how the face sits.
+      let asked = await challenge('obama');
+      while (!['up', 'down'].includes(asked.moves[0]!)) asked = await challenge('obama');
+      const film = obama.late(asked.moves);
+      const res = await t.call('verify-by-face', { nonce: asked.nonce, ...film }, as('obama'));
+      assert.equal(res.status, 200, `${asked.moves}: ${JSON.stringify(res.json)}`);
+      assert.ok(film.video.indexOf(t.upstream.at(-1)!.body!.query_face_image as string) < 4, 'the service compares a frame of the frontal look');
+    });
+
     it('a photo of the account holder, or the registered one, posted as a capture: refused, the service not called', async () => {
       const before = t.calls('verify-by-face');
       for (const image of [stillImage('obama_2'), obama.still(), t.references.get('obama:face')!]) {
