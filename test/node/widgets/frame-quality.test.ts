@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jpeg from 'jpeg-js';
-import { measureFrame, qualityProblems, type Pixels } from '../../../src/face-verify/later/frame-quality.js';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { measureFrame, qualityProblems, THRESHOLDS, type FaceBox, type Pixels } from '../../../src/face-verify/later/frame-quality.js';
 import { FIXTURES as FIXTURE_DIR, mjpegFrames } from '../helpers.js';
 import { gifFrames, videoFrames } from '../liveness/video-frames.js';
 
@@ -69,6 +72,54 @@ describe('frame quality on real people (the fixtures\' webcam clips and clips of
   });
 });
 
+/**
+ * The Tiny Face Detector at 224 px, as `modelFaceDetector` runs it in the page (the demo's), here on
+ * TensorFlow.js's WASM backend: the boxes the gate places the face by.
+ */
+async function tinyDetector(): Promise<(frame: Pixels) => Promise<FaceBox[]>> {
+  const require = createRequire(import.meta.url);
+  const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
+  const tf = require('@tensorflow/tfjs');
+  await tf.setBackend('wasm');
+  const models = join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
+  const manifest = JSON.parse(readFileSync(join(models, 'tiny_face_detector_model-weights_manifest.json'), 'utf8'));
+  const bytes = Buffer.concat(manifest.flatMap((group: { paths: string[] }) => group.paths.map((path) => readFileSync(join(models, path)))));
+  faceapi.nets.tinyFaceDetector.loadFromWeightMap(faceapi.tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((group: { weights: unknown[] }) => group.weights)));
+  const options = new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 });
+  return async ({ data, width, height }) => {
+    const rgb = new Float32Array(width * height * 3);
+    for (let i = 0; i < width * height; i++) for (let c = 0; c < 3; c++) rgb[i * 3 + c] = data[i * 4 + c]!;
+    const input = tf.tensor3d(rgb, [height, width, 3]);
+    try {
+      return (await faceapi.detectAllFaces(input, options)).map(({ box }: { box: FaceBox }) => ({ x: box.x, y: box.y, width: box.width, height: box.height }));
+    } finally {
+      input.dispose();
+    }
+  };
+}
+
+describe('face placement on a real webcam (the fixtures\' webcam person, with the demo\'s detector)', () => {
+  it('near and far back, every frame (one may miss) is placed well: the challenge starts by itself; the margins printed', async () => {
+    const detect = await tinyDetector();
+    for (const clip of [1, 2]) {
+      const frames = await videoFrames(`${FIXTURE_DIR}liveness/webcam_closer_farther_${clip}.mp4`, { step: 1 });
+      const placed: string[] = [];
+      let [lowest, smallest, good] = [0, 1, 0];
+      for (const f of frames) {
+        const faces = await detect(f);
+        const problems = qualityProblems(measureFrame(f), f, faces);
+        if (!problems.length) good++;
+        else placed.push(problems.join('+'));
+        if (faces.length !== 1) continue;
+        lowest = Math.max(lowest, (faces[0]!.y + faces[0]!.height / 2) / f.height);
+        smallest = Math.min(smallest, faces[0]!.height / f.height);
+      }
+      console.log(`# webcam ${clip}: ${good} of ${frames.length} frames good${placed.length ? ` (else ${placed.join(', ')})` : ''}; the face's middle down to ${lowest.toFixed(2)} of the height (the gate allows ${(0.5 + THRESHOLDS.offCentre.y).toFixed(2)}), its height down to ${smallest.toFixed(2)} (${THRESHOLDS.minFaceHeight})`);
+      assert.ok(good >= frames.length - 1, `webcam ${clip}: ${placed.join(', ')}`);
+    }
+  });
+});
+
 describe('face placement', () => {
   const size = { width: 640, height: 480 };
   const sharp = { brightness: 120, sharpness: 500 };
@@ -80,6 +131,8 @@ describe('face placement', () => {
     assert.deepEqual(qualityProblems(sharp, size, []), ['no-face']);
     assert.deepEqual(qualityProblems(sharp, size, [box(200, 240, 200), box(440, 240, 200)]), ['several-faces']);
     assert.deepEqual(qualityProblems(sharp, size, [box(560, 240, 200)]), ['off-centre']);
+    assert.deepEqual(qualityProblems(sharp, size, [box(320, 400, 200)]), ['off-centre'], 'a face at the bottom of the frame');
+    assert.deepEqual(qualityProblems(sharp, size, [box(320, 340, 200)]), [], 'a face low in a webcam\'s frame, still in the oval');
     assert.deepEqual(qualityProblems(sharp, size, [box(320, 240, 80)]), ['too-far']);
     assert.deepEqual(qualityProblems(sharp, size, [box(320, 240, 460)]), ['too-close']);
   });
