@@ -92,6 +92,7 @@ export const fil: Strings = {
   lightDecline: 'Huwag ipakita ang mga kulay',
   lightStart: 'Ipakita ang mga kulay',
   lightShowing: 'Manatiling nakahinto, malapit sa screen, hanggang matapos ang mga kulay.',
+  lightAway: 'Ibalik ang iyong mukha sa loob ng oval, malapit sa screen.',
   lightStop: 'Ihinto ang mga kulay',
   live_light_not_seen: 'Hindi nakita sa mukha mo ang mga kulay ng screen. Lumapit sa screen, lakasan ang liwanag nito, at iwasan ang malakas na ilaw sa mukha mo.',
   live_light_moved: 'Gumalaw ka habang ipinapakita ang mga kulay. Manatiling malapit sa screen at huwag gumalaw hanggang matapos ang mga ito.',

@@ -92,6 +92,7 @@ export const fr: Strings = {
   lightDecline: 'Ne pas afficher les couleurs',
   lightStart: 'Afficher les couleurs',
   lightShowing: 'Restez immobile, près de l’écran, jusqu’à la fin des couleurs.',
+  lightAway: 'Ramenez votre visage dans l’ovale, près de l’écran.',
   lightStop: 'Arrêter les couleurs',
   live_light_not_seen: 'Les couleurs de l’écran n’ont pas été vues sur votre visage. Approchez-vous de l’écran, augmentez sa luminosité et évitez une lumière forte sur votre visage.',
   live_light_moved: 'Vous avez bougé pendant les couleurs. Restez près de l’écran et immobile jusqu’à la fin.',

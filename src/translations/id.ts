@@ -92,6 +92,7 @@ export const id: Strings = {
   lightDecline: 'Jangan tampilkan warna',
   lightStart: 'Tampilkan warna',
   lightShowing: 'Tetap diam, dekat dengan layar, sampai warnanya selesai.',
+  lightAway: 'Kembalikan wajah Anda ke dalam oval, dekat dengan layar.',
   lightStop: 'Hentikan warna',
   live_light_not_seen: 'Warna layar tidak terlihat di wajah Anda. Dekati layar, naikkan kecerahannya, dan jauhkan cahaya terang dari wajah Anda.',
   live_light_moved: 'Anda bergerak saat warna ditampilkan. Tetap dekat dengan layar dan diam sampai selesai.',

@@ -92,6 +92,7 @@ export const tr: Strings = {
   lightDecline: 'Renkleri gösterme',
   lightStart: 'Renkleri göster',
   lightShowing: 'Renkler bitene kadar ekrana yakın ve hareketsiz kalın.',
+  lightAway: 'Yüzünüzü ekrana yakın şekilde yeniden ovalin içine getirin.',
   lightStop: 'Renkleri durdur',
   live_light_not_seen: 'Ekranın renkleri yüzünüzde görülmedi. Ekrana yaklaşın, parlaklığını artırın ve yüzünüze güçlü ışık gelmesin.',
   live_light_moved: 'Renkler gösterilirken hareket ettiniz. Ekrana yakın durun ve bitene kadar hareketsiz kalın.',

@@ -7,6 +7,7 @@ import type { CameraFailure, LivenessMove } from '../../core/protocol.js';
 import { failureOf } from '../../biometric/later/device-controller.js';
 import { CameraController } from './camera-controller.js';
 import { browserFaceDetector } from './face-detector.js';
+import { watchCloseFace } from './close-face.js';
 import { VerifyOtherWayEvent } from '../../events/other-way.js';
 import { heldMs, readyToCapture } from './face-verify.flow.js';
 import { lightWarning, liveInstruction } from './face-verify.templates.js';
@@ -60,6 +61,7 @@ export interface CameraHost extends ReactiveControllerHost, HTMLElement {
 
 export function captureTools(element: CameraHost) {
   const browserDetector = browserFaceDetector();
+  const detector = () => (element.detector === undefined ? browserDetector : element.detector);
   const video = () => (element.isConnected ? element.renderRoot.querySelector('video') : null);
   let spoken = '';
   /** Says what the gate asks, when it changes, in the live region as well as on screen. */
@@ -72,7 +74,7 @@ export function captureTools(element: CameraHost) {
     camera: new CameraController(element, () => element.flow.send({ type: 'released' })),
     sampler: new FrameSampler(element, {
       video,
-      detector: () => (element.detector === undefined ? browserDetector : element.detector),
+      detector,
       active: () => element.step === 'preview',
       // A photo is taken by itself once the gate has held (unless `manual`).
       measured: (problems) => {
@@ -167,9 +169,21 @@ export function captureTools(element: CameraHost) {
       await element.updateComplete;
       element.renderRoot.querySelector<HTMLElement>('[part~="stop"]')?.focus();
       element.announce(element.t.lightShowing);
+      watchDuringLight();
       const host = { flow: element.flow, video, lightbox: () => element.renderRoot.querySelector<HTMLElement>('.lighting'), snapshot };
       await code.showLight(host, { ...light, holdMs: heldMs(light) });
     },
+  };
+  /** The face watched in the larger oval while the colours show: what it says, said when it changes. */
+  const watchDuringLight = () => {
+    const [watcher, preview] = [detector(), video()];
+    if (!watcher || !preview) return;
+    const lighting = () => element.flow.state.step === 'challenge' && element.flow.state.lighting === true;
+    void watchCloseFace(preview, watcher, lighting, (away) => {
+      const before = element.flow.state;
+      element.flow.send({ type: 'close-face', away });
+      if (element.flow.state !== before) element.announce(away ? element.t.lightAway : element.t.lightShowing);
+    });
   };
   return tools;
 }

@@ -43,9 +43,9 @@ export type FaceState = StepsOf<
   /**
    * Following the movements the host chose: `live` is null until the challenge has come. With a
    * light challenge, once the movements are done the person is warned and comes close, and
-   * `lighting` is true while the colours show.
+   * `lighting` is true while the colours show; `away`, while the face is seen out of their oval.
    */
-  | { step: 'challenge'; live: LiveAnswer | null; lighting?: boolean }
+  | { step: 'challenge'; live: LiveAnswer | null; lighting?: boolean; away?: boolean }
   | { step: 'review'; image: string; source: ImageSource }
   | { step: 'uploading'; image: string; source: ImageSource; live?: LiveAnswer }
   | { step: 'success' }
@@ -90,6 +90,8 @@ export type FaceEvent =
   | { type: 'light' }
   /** The frame taken under the next colour. */
   | { type: 'lit'; image: string }
+  /** While the colours show: whether the face is away from the larger oval (close-face.ts). */
+  | { type: 'close-face'; away: boolean }
   | { type: 'retake' }
   | { type: 'confirm' }
   | { type: 'retry' }
@@ -141,8 +143,13 @@ export function transitionFace(state: FaceState, event: FaceEvent): FaceState {
       return state.step === 'challenge' && state.live && !state.live.filmed && state.live.video.length ? answered({ ...state.live, filmed: true }) : state;
     case 'light':
       return state.step === 'challenge' && state.live?.light && movementsDone(state.live) && !state.lighting ? { ...state, lighting: true } : state;
-    case 'lit':
-      return state.step === 'challenge' && state.lighting && state.live ? answered({ ...state.live, lit: [...state.live.lit!, event.image] }, true) : state;
+    case 'lit': {
+      if (state.step !== 'challenge' || !state.lighting || !state.live) return state;
+      const next = answered({ ...state.live, lit: [...state.live.lit!, event.image] }, true);
+      return next.step === 'challenge' && state.away ? { ...next, away: true } : next;
+    }
+    case 'close-face':
+      return state.step === 'challenge' && state.lighting && (state.away ?? false) !== event.away ? { ...state, away: event.away } : state;
     case 'capture':
       if (event.source === 'camera' && state.step !== 'preview') return state;
       if (event.source === 'file' && state.step === 'uploading') return state;

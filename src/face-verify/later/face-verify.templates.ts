@@ -78,7 +78,7 @@ function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challen
   const number = new Intl.NumberFormat(v.language);
   const steps = live ? live.moves.length + 1 + (live.light ? 1 : 0) : 0;
   const progress = (step: number) => html`<p part="message" class="progress">${format(t.liveProgress, { step: number.format(step), total: number.format(steps) })}</p>`;
-  if (live?.light && live.filmed) return renderLight(v, state.lighting === true, live.light, progress(steps));
+  if (live?.light && live.filmed) return renderLight(v, state.lighting === true, live.light, progress(steps), state.away === true);
   const move = asked > 0 ? live!.moves[asked - 1]! : null;
   const path = move && v.tools?.arrows[move];
   const arrow = path ? html`<svg part="arrow" class="arrow ${move}" viewBox="0 0 100 100" aria-hidden="true"><path d=${path}></path></svg>` : nothing;
@@ -89,13 +89,14 @@ function renderChallenge(v: FaceView, state: Extract<FaceState, { step: 'challen
 /**
  * The light challenge: first what will happen and the way out (the other way, or simply not
  * starting), with the face brought close into a larger oval; then, on the press, the colours fill
- * the page around the preview, with Stop (and Escape) to end them.
+ * the page around the preview, with Stop (and Escape) to end them; the oval says when the face is
+ * `away` from it (close-face.ts).
  */
-function renderLight(v: FaceView, lighting: boolean, light: LightChallenge, progress: TemplateResult) {
+function renderLight(v: FaceView, lighting: boolean, light: LightChallenge, progress: TemplateResult, away: boolean) {
   const { t } = v;
   if (lighting) {
     const below = html`<div class="actions"><button part="button stop" class="secondary" type="button" @click=${() => v.flow.send({ type: 'released' })}>${t.lightStop}</button></div>`;
-    return camera(v, { heading: t.lightHeading, good: true, feedback: t.lightShowing, verdict: 'instruction', below, oval: 'close', lighting });
+    return camera(v, { heading: t.lightHeading, good: !away, feedback: away ? t.lightAway : t.lightShowing, verdict: away ? 'warn' : 'instruction', below, oval: 'close', lighting });
   }
   // Without the host's other way, a way not to see the colours all the same: no dead end.
   const other = Boolean(v.accountWay.other);

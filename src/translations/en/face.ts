@@ -48,6 +48,7 @@ export const face = {
   lightDecline: 'Don’t show the colours',
   lightStart: 'Show the colours',
   lightShowing: 'Keep still, close to the screen, until the colours end.',
+  lightAway: 'Bring your face back into the oval, close to the screen.',
   lightStop: 'Stop the colours',
   live_light_not_seen: 'The screen’s colours weren’t seen on your face. Come closer to the screen, turn its brightness up, and keep bright light off your face.',
   live_light_moved: 'You moved while the colours showed. Stay close to the screen and keep still until they end.',

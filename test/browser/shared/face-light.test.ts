@@ -10,6 +10,7 @@ import { fakeHost } from '../support/fake-host.js';
 import { faceButton, faceFixture, LIVE_CONFIG, lightChallenge, quickMovements, toColours, toLightWarning, untilFaceStep, partText } from '../support/face.js';
 import { restoreGetUserMedia } from '../support/media.js';
 import { MIN_HOLD_MS } from '../../../src/face-verify/later/face-verify.flow.js';
+import { KEEP_STILL_MS } from '../../../src/face-verify/later/light/show-light.js';
 import type { VerifyFailureEvent } from '../../../src/events/failure.js';
 import '../support/languages.js';
 
@@ -60,9 +61,12 @@ describe('<face-verify> with a light challenge', function () {
     const lit = box(element)!.getBoundingClientRect();
     expect([lit.left, lit.top, lit.width, lit.height], 'the whole page').to.deep.equal([0, 0, innerWidth, innerHeight]);
     expect(element.shadowRoot!.activeElement?.getAttribute('part'), 'focus on Stop').to.equal('button stop');
-    await waitUntil(() => text(element, 'live') === 'Keep still, close to the screen, until the colours end.', 'said as they start');
+    await waitUntil(() => text(element, 'live') === 'Keep still, close to the screen, until the colours end.', 'said as the page fills', { interval: 20 });
+    const said = performance.now();
+    expect(changes, 'no colour yet').to.deep.equal([]);
     await untilFaceStep(element, 'success', 10_000);
     watch.disconnect();
+    expect(changes[0]!.at - said, '"Keep still" said well before the first colour').to.be.at.least(KEEP_STILL_MS - 100);
     expect(changes.map((c) => c.colour)).to.deep.equal(['rgb(255, 255, 255)', 'rgb(0, 0, 255)', 'rgb(255, 255, 0)', 'rgb(0, 255, 255)']);
     for (let i = 1; i < changes.length; i++) expect(changes[i]!.at - changes[i - 1]!.at, `change ${i}: at most 1.7 a second`).to.be.at.least(590);
     const sent = host.calls.find((call) => call.route === 'verify-by-face')!.body;
@@ -81,6 +85,45 @@ describe('<face-verify> with a light challenge', function () {
     const start = performance.now();
     await waitUntil(() => host.count('verify-by-face') === 1, 'sent', { timeout: 10_000 });
     expect(performance.now() - start, 'four colours, at least three full holds').to.be.at.least(3 * MIN_HOLD_MS - 20);
+  });
+
+  it('with a face detector, the oval says while the colours show when the face has left it, and when it is back: on screen and said', async () => {
+    host = fakeHost(routes(5000));
+    const element = await faceFixture('manual');
+    // Where the detector finds the face, as a share of the frame: in the larger oval, then gone, then back.
+    let face: { x: number; y: number; height: number } | null = { x: 0.5, y: 0.48, height: 0.6 };
+    element.detector = {
+      detect: async ({ width, height }) => (face ? [{ x: (face.x - face.height * 0.375) * width, y: (face.y - face.height / 2) * height, width: face.height * 0.75 * width, height: face.height * height }] : []),
+    };
+    await toColours(element);
+    const ring = () => element.shadowRoot!.querySelector('.guide')!.classList.contains('good');
+    const keepStill = 'Keep still, close to the screen, until the colours end.';
+    const away = 'Bring your face back into the oval, close to the screen.';
+    expect([text(element, 'feedback'), ring()]).to.deep.equal([keepStill, true]);
+    face = null;
+    await waitUntil(() => text(element, 'feedback') === away && !ring(), 'the face gone: the oval says so', { timeout: 2000 });
+    await waitUntil(() => text(element, 'live') === away, 'and it is said');
+    face = { x: 0.5, y: 0.48, height: 0.25 };
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(text(element, 'feedback'), 'a face too far back is not yet in the oval').to.equal(away);
+    face = { x: 0.52, y: 0.5, height: 0.55 };
+    await waitUntil(() => text(element, 'feedback') === keepStill && ring(), 'back in the oval', { timeout: 2000 });
+    await waitUntil(() => text(element, 'live') === keepStill, 'and that is said too');
+    faceButton(element, 'stop').click();
+    await untilFaceStep(element, 'priming');
+  });
+
+  it('the camera lost while the colours show (its track ended): they end within a colour or two, back to the start, nothing sent', async () => {
+    host = fakeHost(routes(MIN_HOLD_MS));
+    const element = await faceFixture('manual');
+    await toColours(element);
+    const video = element.shadowRoot!.querySelector('video')!;
+    for (const track of (video.srcObject as MediaStream).getTracks()) track.stop();
+    const lost = performance.now();
+    await untilFaceStep(element, 'priming', 4000);
+    expect(performance.now() - lost, 'ended within a colour or two').to.be.below(2500);
+    expect(box(element)).to.equal(null);
+    expect(host.count('verify-by-face')).to.equal(0);
   });
 
   for (const how of ['Stop', 'Escape']) {

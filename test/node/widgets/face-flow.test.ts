@@ -172,6 +172,21 @@ describe('<face-verify> flow', () => {
       assert.deepEqual(transitionFace(state, { type: 'released' }), { step: 'priming' });
     });
 
+    it('with light: the face seen away from the oval is kept through the colours\' frames until it is back; never outside them', () => {
+      const light = { colours: ['#ffffff', '#0000ff', '#00ff00'], holdMs: 600 };
+      let state = transitionFace(transitionFace(preview(), { type: 'live' }), { type: 'challenge', nonce: 'n', moves: ['left', 'up'], light });
+      state = transitionFace(film(state, 'front', 'left', 'up'), { type: 'filmed' });
+      assert.deepEqual(transitionFace(state, { type: 'close-face', away: true }), state, 'not at the warning');
+      state = transitionFace(state, { type: 'light' });
+      assert.equal(transitionFace(state, { type: 'close-face', away: false }), state, 'no change: the same state');
+      state = transitionFace(transitionFace(state, { type: 'close-face', away: true }), { type: 'lit', image: 'white' });
+      assert.equal(state.step === 'challenge' && state.away, true, 'still away after a colour\'s frame');
+      state = transitionFace(state, { type: 'close-face', away: false });
+      assert.equal(state.step === 'challenge' && state.away, false);
+      for (const image of ['blue', 'green']) state = transitionFace(state, { type: 'lit', image });
+      assert.equal(state.step, 'uploading');
+    });
+
     it('with no camera, no file is offered where the host wants a live face', () => {
       const state = run({ type: 'start' }, { type: 'camera-failed', reason: 'no-camera', filesAllowed: false });
       assert.deepEqual(state, { step: 'failure', reason: 'no-camera', canRetry: true, canUpload: false });

@@ -21,6 +21,13 @@ export interface LightHost {
   snapshot: typeof snapshot;
 }
 
+/**
+ * The page is filled, and "Keep still" said and shown, this long before the first colour: time for
+ * a screen reader to say it and for the person to settle close to the screen, and for the camera's
+ * exposure to follow the brighter page, before anything is read of the face.
+ */
+export const KEEP_STILL_MS = 1200;
+
 /** Each frame is taken this far into its colour's time: after any fade, and once the camera's exposure has followed. */
 const TAKE_AT = 0.8;
 /**
@@ -37,9 +44,18 @@ const until = (time: number) => new Promise((resolve) => setTimeout(resolve, Mat
 /** The colour is painted: the callback of the frame after the one that drew it. */
 const painted = () => atMost(500, (done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
 
-/** The camera has given two frames since: the first may have been exposed before the paint. */
-async function cameraFrames(video: HTMLVideoElement): Promise<void> {
-  for (let i = 0; i < 2; i++) await atMost(250, (done) => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(() => done()) : setTimeout(done, 70)));
+/**
+ * The camera has given two frames since (the first may have been exposed before the paint): false
+ * where its track has ended, or where the browser says when frames come and none came for a second.
+ */
+async function cameraFrames(video: HTMLVideoElement): Promise<boolean> {
+  for (let i = 0; i < 2; i++) {
+    let came = !video.requestVideoFrameCallback;
+    await atMost(i ? 250 : 1000, (done) => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(() => ((came = true), done())) : setTimeout(done, 70)));
+    if (!came && !i) return false;
+  }
+  const tracks = video.srcObject instanceof MediaStream ? video.srcObject.getVideoTracks() : [];
+  return tracks.every((track) => track.readyState === 'live');
 }
 
 const showing = (host: LightHost) => host.flow.state.step === 'challenge' && host.flow.state.lighting === true;
@@ -50,6 +66,7 @@ export async function showLight(host: LightHost, { colours, holdMs: hold }: Ligh
   const escape = (event: KeyboardEvent) => void (event.key === 'Escape' && host.flow.send({ type: 'released' }));
   addEventListener('keydown', escape);
   try {
+    await new Promise((resolve) => setTimeout(resolve, KEEP_STILL_MS));
     for (const colour of colours) {
       const [box, video] = [host.lightbox(), host.video()];
       if (!showing(host) || !box || !video?.videoWidth) return;
@@ -57,11 +74,12 @@ export async function showLight(host: LightHost, { colours, holdMs: hold }: Ligh
       // Through the CSSOM: a strict CSP refuses style attributes written into markup, not this.
       box.style.setProperty('background-color', colour);
       await painted();
-      await cameraFrames(video);
+      const filming = await cameraFrames(video);
       await until(start + hold * TAKE_AT);
       if (!showing(host)) return;
-      // A camera gone in the middle (its frames stopped, the widget removed) ends the colours as Stop does.
-      const shot = video.isConnected && video.videoWidth ? await host.snapshot(video, LIT_FRAME).catch(() => null) : null;
+      // A camera gone in the middle (its frames stopped, the widget removed) ends the colours as Stop
+      // does: they never stay on screen with no camera to see them.
+      const shot = filming && video.isConnected && video.videoWidth ? await host.snapshot(video, LIT_FRAME).catch(() => null) : null;
       if (!shot) return host.flow.send({ type: 'released' });
       host.flow.send({ type: 'lit', image: shot.base64 });
       await until(start + hold);
