@@ -21,16 +21,24 @@ export function inCloseOval(faces: FaceBox[], frame: { width: number; height: nu
   return faces.length === 1 && centred(faces[0]!, frame, CLOSE_OVAL.offCentre) && faces[0]!.height / frame.height >= CLOSE_OVAL.minFaceHeight;
 }
 
-/** Looks for the face in `video` while `going`, and reports each look's verdict (true: away from the oval). */
+/**
+ * Looks for the face in `video` while `going`, and reports whether it is away from the oval: after
+ * two looks in a row without it (one look missed under a strong colour is not the face gone), and
+ * back after one look with it.
+ */
 export async function watchCloseFace(video: HTMLVideoElement, detector: FaceDetectorLike, going: () => boolean, report: (away: boolean) => void): Promise<void> {
   const canvas = document.createElement('canvas');
+  let missed = 0;
   while (going()) {
     if (video.videoWidth) {
       Object.assign(canvas, lumaGridSize(video.videoWidth, video.videoHeight));
       canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
       // A detector that fails says nothing: the oval keeps its last word.
       const faces = await detector.detect(canvas).catch(() => undefined);
-      if (faces && going()) report(!inCloseOval(faces, canvas));
+      if (faces && going()) {
+        missed = inCloseOval(faces, canvas) ? 0 : missed + 1;
+        if (missed !== 1) report(missed > 1);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS));
   }

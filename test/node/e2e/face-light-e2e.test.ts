@@ -68,8 +68,19 @@ describe('<face-verify> with the light challenge, end to end through the demo', 
     await openInDemo(demo.page, 'face', 'enroll');
     assert.equal((await answerChallenge(demo, camera, poses)).outcome, 'enrolled');
     await openInDemo(demo.page, 'face', 'verify');
+    // What the words under the oval say while the colours show, the demo's face detector watching.
+    await demo.page.evaluate(() => {
+      const seen = new Set<string>();
+      Object.assign(window, { lightWords: seen });
+      setInterval(() => {
+        const root = document.querySelector('face-verify')?.shadowRoot;
+        if (root?.querySelector('.lighting')) seen.add(root.querySelector('[part~="feedback"]')?.textContent?.trim() ?? '');
+      }, 50);
+    });
     const { outcome } = await answerChallenge(demo, camera, poses);
     assert.match(outcome, /^success:/);
+    const words = await demo.page.evaluate(() => [...(window as any).lightWords]);
+    assert.deepEqual(words, ['Keep still, close to the screen, until the colours end.'], 'close to the screen, the person is never told to come back to the oval');
     const checked = await hostChecksReceipt(demo, outcome.slice('success:'.length), 'face');
     assert.deepEqual([checked.accepted, checked.claims?.mth], [true, 'face']);
     assert.deepEqual((await cspViolations(demo.page)).filter((v) => v !== 'script-src wasm-eval'), []);
