@@ -26,7 +26,7 @@ export interface LightHost {
  * a screen reader to say it and for the person to settle close to the screen, and for the camera's
  * exposure to follow the brighter page, before anything is read of the face.
  */
-export const KEEP_STILL_MS = 1200;
+const KEEP_STILL_MS = 1200;
 
 /** Each frame is taken this far into its colour's time: after any fade, and once the camera's exposure has followed. */
 const TAKE_AT = 0.8;
