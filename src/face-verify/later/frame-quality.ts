@@ -37,7 +37,7 @@ export const THRESHOLDS = {
    * The face's middle within an ellipse around the frame's, of these half-widths as shares of the
    * frame's width and height: the oval drawn, as the detector's box (brows to chin) sits in it. A
    * webcam on top of a screen sees a face low in its frame: the fixtures' webcam person's box
-   * middle sits at 0.59 to 0.71 of the height, which a circle of 0.18 refused one frame in sixteen.
+   * middle sits at 0.59 to 0.71 of the height, which a circle of 0.18 refused 5 frames of 85.
    */
   offCentre: { x: 0.2, y: 0.28 },
   /** The face's height as a share of the frame's height. */

@@ -10,9 +10,8 @@
 // typed in face-pool.ts.
 import { parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
+import { loadWeights, modelDirOf } from './face-weights.mjs';
 import { loadJpegDecoder } from './jpeg-decoder.mjs';
 import { loadPrintScreenModel } from './print-screen-model.mjs';
 import { registerFasterCopies } from './tfjs-wasm-copies.mjs';
@@ -25,12 +24,8 @@ async function load() {
   await tf.setBackend('wasm');
   await tf.ready();
   registerFasterCopies(tf);
-  const modelDir = join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
-  const loadNet = (net, name) => {
-    const manifest = JSON.parse(readFileSync(join(modelDir, `${name}-weights_manifest.json`), 'utf8'));
-    const bytes = Buffer.concat(manifest.flatMap((group) => group.paths.map((path) => readFileSync(join(modelDir, path)))));
-    net.loadFromWeightMap(faceapi.tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((group) => group.weights)));
-  };
+  const modelDir = modelDirOf(require);
+  const loadNet = (net, name) => loadWeights(faceapi, net, modelDir, name);
   loadNet(faceapi.nets.tinyFaceDetector, 'tiny_face_detector_model');
   loadNet(faceapi.nets.faceLandmark68Net, 'face_landmark_68_model');
   loadNet(faceapi.nets.faceRecognitionNet, 'face_recognition_model');

@@ -35,7 +35,7 @@ export async function presenter(pool: FacePool, person: string): Promise<Present
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
   // Each pose drawn once for all of this person's answers: renders are slow, and a pose is a pose.
   const drawn = new Map<string, Uint8Array>();
-  const poses = new Map<string, LitPose[]>();
+  const litCache = new Map<string, LitPose[]>();
   const film = (poses: Pose[], shape: Shape = 'head'): Film => {
     const video = filmFrames(source, landmarks, shape, poses, drawn).map(b64);
     return { video, times: video.map((_, i) => i * 250) };
@@ -47,8 +47,8 @@ export async function presenter(pool: FacePool, person: string): Promise<Present
     lit: (colours, { shape = 'head', strength = 0.3, drift = 0 } = {}) => {
       // The same poses for every challenge (renders are slow; any colour is their mix): the frames differ by the colours alone.
       const key = `${shape} ${strength} ${drift} ${colours.length}`;
-      if (!poses.has(key)) poses.set(key, litPoses(source, landmarks, colours.length, strength, seeded(1), shape, drift));
-      return poses.get(key)!.map((pose, i) => b64(jpegOf(underColour(pose, colours[i] ?? null))));
+      if (!litCache.has(key)) litCache.set(key, litPoses(source, landmarks, colours.length, strength, seeded(1), shape, drift));
+      return litCache.get(key)!.map((pose, i) => b64(jpegOf(underColour(pose, colours[i] ?? null))));
     },
   };
 }

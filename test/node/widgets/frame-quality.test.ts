@@ -2,11 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jpeg from 'jpeg-js';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { measureFrame, qualityProblems, THRESHOLDS, type FaceBox, type Pixels } from '../../../src/face-verify/later/frame-quality.js';
 import { FIXTURES as FIXTURE_DIR, mjpegFrames } from '../helpers.js';
 import { gifFrames, videoFrames } from '../liveness/video-frames.js';
+// @ts-expect-error: a JavaScript module of the Node entry, without types.
+import { loadWeights, modelDirOf } from '../../../src/server/node/face-weights.mjs';
 
 const FIXTURES = ['obama_1', 'obama_2', 'biden_1', 'biden_2', 'rose_leslie_1', 'rose_leslie_2', 'alex_lacamoire_1', 'alex_lacamoire_2', 'noface_coffee', 'noface_rocket', 'two_faces_obama_biden'];
 
@@ -81,10 +81,7 @@ async function tinyDetector(): Promise<(frame: Pixels) => Promise<FaceBox[]>> {
   const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
   const tf = require('@tensorflow/tfjs');
   await tf.setBackend('wasm');
-  const models = join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
-  const manifest = JSON.parse(readFileSync(join(models, 'tiny_face_detector_model-weights_manifest.json'), 'utf8'));
-  const bytes = Buffer.concat(manifest.flatMap((group: { paths: string[] }) => group.paths.map((path) => readFileSync(join(models, path)))));
-  faceapi.nets.tinyFaceDetector.loadFromWeightMap(faceapi.tf.io.decodeWeights(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), manifest.flatMap((group: { weights: unknown[] }) => group.weights)));
+  loadWeights(faceapi, faceapi.nets.tinyFaceDetector, modelDirOf(require), 'tiny_face_detector_model');
   const options = new faceapi.TinyFaceDetectorOptions({ inputSize: 224, scoreThreshold: 0.5 });
   return async ({ data, width, height }) => {
     const rgb = new Float32Array(width * height * 3);
