@@ -199,7 +199,7 @@ export function judgeLit(front: FaceFound, lit: FaceFound[][], colours: readonly
   for (const [index, faces] of lit.entries()) {
     if (faces.length === 0) return { live: false, reason: 'no_face', frame: index };
     if (faces.length > 1) return { live: false, reason: 'several_faces', frame: index };
-    // The first is described; the light's rule that the eyes stay put ties the others to it.
+    // The first is described; the light's rule that the face does not jump from one frame to the next ties the others to it.
     if (faces[0]!.descriptor.length && distance(faces[0]!, front) > limits.samePerson) return { live: false, reason: 'not_same_person', frame: index };
   }
   if (!lit[0]![0]!.descriptor.length) return { live: false, reason: 'not_same_person', frame: 0 };

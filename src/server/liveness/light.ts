@@ -13,7 +13,7 @@
  * moving between frames cancels too. Pure arithmetic: the frames' colour grids come from the face
  * models' workers.
  */
-import { eyeCentres, inside, type Point } from './geometry.js';
+import { eyeCentres, inside, poseOf, type Point } from './geometry.js';
 import { secureRandom } from './random.js';
 
 /** A screen colour, `#rrggbb` as CSS takes it. */
@@ -95,8 +95,17 @@ export const LIGHT_LIMITS = {
   falloff: 0.68,
   /** Darker cells changing more than brighter ones at most this much (a correlation): not a reflection on glass. */
   glare: 0.5,
-  /** The eyes moved less than this share of their distance between the first frame and any other. */
-  moved: 0.35,
+  /**
+   * The head turned less than this from the first frame (the yaw proxy, geometry.ts's): what the
+   * film counts as a turn (judge.ts's `turn`). A turned head shows the screen another side of the face.
+   */
+  turned: 0.12,
+  /**
+   * The eyes moved less than this many eye distances from one frame to the next (0.4 s): a face
+   * carried with a hand-held phone, or coming closer, moves less (the fixtures' webcam person, moving
+   * on purpose, 0.79 at most); a cut to a face elsewhere in the frame jumps.
+   */
+  step: 1,
 };
 
 /** The screen's light on a face close to it, as a share of the room's light, that the expected pattern is shaped for. */
@@ -152,13 +161,15 @@ function colourAt(grid: ColourGrid, cell: number): Rgb | null {
   return rgb.every(Number.isFinite) ? rgb : null;
 }
 
-/** The mean colour of some cells, in each frame; null where one frame has none of them. */
+/**
+ * The mean colour of some cells, in each frame, over the cells inside every frame (a face carried
+ * towards the frame's edge loses the cells beyond it, and a mean over other cells in other frames
+ * would change with what they show); null where no cell is inside them all.
+ */
 function meansOf(frames: LitFace[], cells: number[]): Rgb[] | null {
-  const means = frames.map(({ colours }) => {
-    const found = cells.map((cell) => colourAt(colours, cell)).filter((rgb) => rgb !== null);
-    return found.length ? ([0, 1, 2].map((c) => found.reduce((sum, rgb) => sum + rgb[c]!, 0) / found.length) as Rgb) : null;
-  });
-  return means.every((mean) => mean !== null) ? (means as Rgb[]) : null;
+  const everywhere = cells.filter((cell) => frames.every(({ colours }) => colourAt(colours, cell)));
+  if (!everywhere.length) return null;
+  return frames.map(({ colours }) => [0, 1, 2].map((c) => everywhere.reduce((sum, cell) => sum + colourAt(colours, cell)![c]!, 0) / everywhere.length) as Rgb);
 }
 
 /** Two series' means, and their sums of products about them. */
@@ -236,14 +247,25 @@ export interface LightMeasures {
   falloff: number;
   /** How much more the face's darker cells change than its brighter ones (a correlation): a screen's glass. */
   glare: number;
-  /** The farthest either eye moved from the first frame, in eye distances. */
-  moved: number;
+  /** The farthest the head turned from the first frame (the yaw proxy). */
+  turned: number;
+  /** The farthest either eye moved from one frame to the next, in that frame's eye distances. */
+  step: number;
 }
 
 export function measureLight(frames: LitFace[], colours: readonly LightColour[]): LightMeasures | null {
-  const [first] = frames.map((frame) => eyeCentres(frame.landmarks));
-  const size = Math.hypot(first![0].x - first![1].x, first![0].y - first![1].y);
-  const moved = Math.max(...frames.map(({ landmarks }) => Math.max(...eyeCentres(landmarks).map((eye, i) => Math.hypot(eye.x - first![i]!.x, eye.y - first![i]!.y))))) / size;
+  // Each frame's grid is placed and scaled on its own face (the worker's), so a cell is the same
+  // place on the face wherever the face is in the frame and however close: a face carried sideways or
+  // brought closer is read alike. What changes the reading is the head turning, and what breaks the
+  // tie between frames (only the first is identified) is a face that jumps.
+  const eyes = frames.map(({ landmarks }) => eyeCentres(landmarks));
+  const yaws = frames.map(({ landmarks }) => poseOf(landmarks).yaw);
+  const turned = Math.max(...yaws.map((yaw) => Math.abs(yaw - yaws[0]!)));
+  const step = Math.max(0, ...eyes.slice(1).map((pair, i) => {
+    const before = eyes[i]!;
+    const size = Math.hypot(before[0].x - before[1].x, before[0].y - before[1].y);
+    return Math.max(...pair.map((eye, k) => Math.hypot(eye.x - before[k]!.x, eye.y - before[k]!.y))) / size;
+  }));
   const regions = regionsOf(frames[0]!);
   const [middle, room] = [meansOf(frames, regions.middle), meansOf(frames, regions.room)];
   if (!middle || !room || regions.across.size < 2) return null;
@@ -267,13 +289,13 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   // screen's glass adds its reflection to the picture behind: the darker the cell, the more it changes.
   const face = gainsOf([...new Set([...regions.middle, ...regions.across.keys()])]);
   const glare = -correlation(face.map((cell) => Math.log(cell.brightness)), face.map((cell) => cell.gain));
-  return { order, each, frame, off, gain, falloff, glare, moved };
+  return { order, each, frame, off, gain, falloff, glare, turned, step };
 }
 
 /** Whether the frames, taken under `colours` in order, show a face reflecting them. */
 export function judgeLight(frames: LitFace[], colours: readonly LightColour[], limits = LIGHT_LIMITS): LightVerdict {
   const measures = measureLight(frames, colours);
-  if (measures && measures.moved > limits.moved) return { lit: false, reason: 'light_moved' };
+  if (measures && (measures.turned > limits.turned || measures.step > limits.step)) return { lit: false, reason: 'light_moved' };
   if (!measures) return { lit: false, reason: 'light_not_seen' };
   const { order, each, gain, falloff, glare } = measures;
   if (!(order >= limits.order && each >= limits.each && gain >= limits.gain && falloff <= limits.falloff && glare <= limits.glare)) return { lit: false, reason: 'light_not_seen' };

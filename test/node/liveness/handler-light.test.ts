@@ -92,10 +92,17 @@ describe('handler: the light challenge (on by default with liveness), three inst
     assert.deepEqual([res.status, res.json.error.reason], [422, 'light_not_seen']);
   });
 
-  it('a person who moves while the colours show is told so, and the service is not paid', async () => {
+  it('a person holding the phone in a hand, the picture moving with it while the colours show: verified', async () => {
+    const { nonce, moves, light } = await challenge();
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours, { carry: 8 }) }, as('obama'));
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    assert.equal(res.json.verified, true);
+  });
+
+  it('a person who turns their head while the colours show is told so, and the service is not paid', async () => {
     const { nonce, moves, light } = await challenge();
     const before = t.calls('verify-by-face');
-    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours, { drift: 12 }) }, as('obama'));
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours, { turn: 5 }) }, as('obama'));
     assert.deepEqual([res.status, res.json.error.reason], [422, 'light_moved']);
     assert.match(res.json.error.message, /hold still/);
     assert.equal(t.calls('verify-by-face'), before);

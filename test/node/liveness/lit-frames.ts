@@ -95,18 +95,33 @@ export interface LitPose {
 
 const linearPixels = (image: Rgba) => Float32Array.from(image.data, (v, i) => (i % 4 === 3 ? 1 : toLinear(v)));
 
+/** The picture moved `dx`, `dy` pixels, its edge repeated where it uncovers: what a camera carried in a hand sees. */
+function carried(pixels: Float32Array, width: number, height: number, dx: number, dy: number): Float32Array {
+  const out = new Float32Array(pixels.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const [sx, sy] = [Math.min(width - 1, Math.max(0, Math.round(x - dx))), Math.min(height - 1, Math.max(0, Math.round(y - dy)))];
+      out.set(pixels.subarray((sy * width + sx) * 4, (sy * width + sx) * 4 + 4), (y * width + x) * 4);
+    }
+  }
+  return out;
+}
+
 /**
  * `count` poses of a head held still in front of the screen: each a little off the last, as a
- * person holds; `drift` pixels further sideways each frame, for a person who does not.
+ * person holds; with `carry`, the whole picture `carry` pixels further sideways and half as far
+ * down each frame, as a phone in a hand moves (its screen, the light, moves with its camera); with
+ * `turn`, the head `turn` degrees further round each frame, for a person who turns it.
  */
-export function litPoses(source: Rgba, landmarks: Point[], count: number, strength: number, random: () => number, shape: Shape = 'head', drift = 0): LitPose[] {
+export function litPoses(source: Rgba, landmarks: Point[], count: number, strength: number, random: () => number, shape: Shape = 'head', { carry = 0, turn = 0 } = {}): LitPose[] {
   const size = { width: 320, height: 240 };
-  const jitter = (i: number): Pose => ({ yaw: (random() - 0.5) * 4, pitch: (random() - 0.5) * 4, shiftX: (random() - 0.5) * 3 + i * drift, shiftY: (random() - 0.5) * 3, distance: 0.7 });
+  const jitter = (i: number): Pose => ({ yaw: (random() - 0.5) * 4 + i * turn, pitch: (random() - 0.5) * 4, shiftX: (random() - 0.5) * 3, shiftY: (random() - 0.5) * 3, distance: 0.7 });
   const brightness = brightnessOf(render(source, landmarks, shape, { distance: 0.7 }, size));
   return Array.from({ length: count }, (_, i) => {
     const pose = jitter(i);
-    const base = linearPixels(render(source, landmarks, shape, pose, size));
-    const white = linearPixels(render(source, landmarks, shape, pose, size, { rgb: [1, 1, 1], strength }));
+    const moved = (image: Rgba) => carried(linearPixels(image), size.width, size.height, i * carry, (i * carry) / 2);
+    const base = moved(render(source, landmarks, shape, pose, size));
+    const white = moved(render(source, landmarks, shape, pose, size, { rgb: [1, 1, 1], strength }));
     return { base, white, strength, ...size, brightness };
   });
 }

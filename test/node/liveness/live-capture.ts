@@ -26,7 +26,7 @@ export interface Presenter {
   /** The photo itself, base64, as a file would be posted. */
   still(): string;
   /** The frames of a light challenge: the head close to the screen, lit by each colour in turn (null: a recording, unlit). */
-  lit(colours: readonly (string | null)[], options?: { shape?: Shape; strength?: number; drift?: number }): string[];
+  lit(colours: readonly (string | null)[], options?: { shape?: Shape; strength?: number; carry?: number; turn?: number }): string[];
 }
 
 export async function presenter(pool: FacePool, person: string): Promise<Presenter> {
@@ -44,10 +44,10 @@ export async function presenter(pool: FacePool, person: string): Promise<Present
     answer: (moves, shape) => film(filmPoses(moves), shape),
     late: ([first, second]) => film([...Array(4).fill({}), ...Array(12).fill(GENUINE[first!]), ...Array(5).fill(GENUINE[second!])]),
     still: () => Buffer.from(toJpeg(source, 90)).toString('base64'),
-    lit: (colours, { shape = 'head', strength = 0.3, drift = 0 } = {}) => {
+    lit: (colours, { shape = 'head', strength = 0.3, carry = 0, turn = 0 } = {}) => {
       // The same poses for every challenge (renders are slow; any colour is their mix): the frames differ by the colours alone.
-      const key = `${shape} ${strength} ${drift} ${colours.length}`;
-      if (!litCache.has(key)) litCache.set(key, litPoses(source, landmarks, colours.length, strength, seeded(1), shape, drift));
+      const key = `${shape} ${strength} ${carry} ${turn} ${colours.length}`;
+      if (!litCache.has(key)) litCache.set(key, litPoses(source, landmarks, colours.length, strength, seeded(1), shape, { carry, turn }));
       return litCache.get(key)!.map((pose, i) => b64(jpegOf(underColour(pose, colours[i] ?? null))));
     },
   };
