@@ -12,17 +12,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFacePool } from '../../../src/server/node/face-pool.js';
 import type { FaceFound } from '../../../src/server/liveness/judge.js';
-import { judgeLight, LIGHT, LIGHT_LIMITS, measureLight, randomLight, type LightColour, type LightMeasures, type LitFace } from '../../../src/server/liveness/light.js';
+import { judgeLight, LIGHT, measureLight, randomLight, type LightColour, type LightMeasures, type LitFace } from '../../../src/server/liveness/light.js';
 import { landmarksOf, photo, PEOPLE } from './presentations.js';
-import { earlierAnswer, glass, jpegOf, litPoses, paint, seeded, underColour, type PaintEdge } from './lit-frames.js';
+import { earlierAnswer, glass, jpegOf, litPoses, paint, ruleBroken, seeded, underColour, type PaintEdge } from './lit-frames.js';
 import type { Rgba } from './head.js';
 
 const pool = createFacePool({ workers: 2 });
 after(() => pool.close());
-/** The rules a presentation broke, for the table. */
-const ruleBroken = (m: LightMeasures) =>
-  [m.order < LIGHT_LIMITS.order && 'order', m.each < LIGHT_LIMITS.each && 'each', m.gain < LIGHT_LIMITS.gain && 'gain', !(m.falloff <= LIGHT_LIMITS.falloff) && 'falloff', !(m.glare <= LIGHT_LIMITS.glare) && 'glare', m.turned > LIGHT_LIMITS.turned && 'turned', m.step > LIGHT_LIMITS.step && 'step'].filter((rule) => rule !== false);
-
 /** The screen's light on the face against the room's: 0.3 is a laptop at full brightness a forearm away in a room of about 650 lux. */
 const INDOOR = 0.3;
 /** Challenges a person indoors; and for each attack that needs frames of its own, and each other room. */

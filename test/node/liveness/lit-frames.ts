@@ -6,7 +6,7 @@
  * everything, one tint painted evenly over the face's outline, a flat print lit by the screen.
  */
 import { inside, type Point } from '../../../src/server/liveness/geometry.js';
-import { linearOf, tintOf, type LightColour } from '../../../src/server/liveness/light.js';
+import { LIGHT_LIMITS, linearOf, tintOf, type LightColour, type LightMeasures } from '../../../src/server/liveness/light.js';
 import { render, toJpeg, toLinear, toSrgb, type Pose, type Rgba, type Shape } from './head.js';
 
 /**
@@ -156,3 +156,7 @@ export function nearestColour(earlier: readonly LightColour[], colour: LightColo
 export function earlierAnswer<T>(earlier: { asked: readonly LightColour[]; frames: readonly T[] }, asked: readonly LightColour[]): T[] {
   return asked.map((colour) => earlier.frames[nearestColour(earlier.asked, colour)]!);
 }
+
+/** The rules a presentation broke, for the tables. */
+export const ruleBroken = (m: LightMeasures) =>
+  [m.order < LIGHT_LIMITS.order && 'order', m.each < LIGHT_LIMITS.each && 'each', m.gain < LIGHT_LIMITS.gain && 'gain', !(m.falloff <= LIGHT_LIMITS.falloff) && 'falloff', !(m.glare <= LIGHT_LIMITS.glare) && 'glare', m.turned > LIGHT_LIMITS.turned && 'turned', m.step > LIGHT_LIMITS.step && 'step'].filter((rule) => rule !== false);

@@ -11,11 +11,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFacePool } from '../../../src/server/node/face-pool.js';
 import type { FaceFound } from '../../../src/server/liveness/judge.js';
-import { judgeLight, LIGHT, linearOf, randomLight, type LightColour, type LitFace } from '../../../src/server/liveness/light.js';
+import { judgeLight, LIGHT, linearOf, measureLight, randomLight, type LightColour, type LitFace } from '../../../src/server/liveness/light.js';
 import { eyeCentres, poseOf, type Point } from '../../../src/server/liveness/geometry.js';
 import { FIXTURES } from '../helpers.js';
 import { toLinear, toSrgb, type Rgba } from './head.js';
-import { brightnessOf, camera, earlierAnswer, jpegOf, seeded } from './lit-frames.js';
+import { brightnessOf, camera, earlierAnswer, jpegOf, paint, ruleBroken, seeded, type PaintEdge } from './lit-frames.js';
+import { litBySecondModel, secondWebcam } from './second-light.js';
 import { videoFrames } from './video-frames.js';
 
 const pool = createFacePool({ workers: 2 });
@@ -47,10 +48,21 @@ function reflect(frame: Rgba, landmarks: Point[], colour: LightColour, strength:
   return { data: out, width: frame.width, height: frame.height };
 }
 
-async function observed(images: Rgba[]): Promise<(LitFace | null)[]> {
-  const found = (await pool.observe({ moves: [], light: images.map(jpegOf) })).light;
+async function observed(images: (Rgba | Uint8Array)[]): Promise<(LitFace | null)[]> {
+  const found = (await pool.observe({ moves: [], light: images.map((image) => (image instanceof Uint8Array ? image : jpegOf(image))) })).light;
   return found.map((faces) => (faces.length === 1 ? { landmarks: (faces[0] as FaceFound).landmarks, colours: (faces[0] as FaceFound).colours! } : null));
 }
+
+/** Colours asked, and the frames under them by each model of the light: this file's, and second-light.ts's. */
+interface Challenge {
+  asked: LightColour[];
+  first: (LitFace | null)[];
+  second: (LitFace | null)[];
+}
+type Model = 'first' | 'second';
+const MODELS: Record<Model, string> = { first: 'first model', second: 'second model' };
+/** The tints painted on her recording: with a soft edge, and shaped as an egg facing the screen. */
+const PAINTS: PaintEdge[] = ['soft', 'shaped'];
 
 interface Motion {
   motion: 'still' | 'moving' | 'turning';
@@ -74,9 +86,17 @@ function motionOf(faces: LitFace[]): Motion {
   return { motion: moved ? 'moving' : 'still', turned };
 }
 
+/** The judge's verdict on frames, and the rules they broke (for the table: a refusal may break several). */
+function verdictOf(shown: (LitFace | null)[], asked: LightColour[]) {
+  if (!shown.every(Boolean)) return { lit: false, reason: 'no face', broken: ['no face'] };
+  const verdict = judgeLight(shown as LitFace[], asked);
+  const measures = measureLight(shown as LitFace[], asked);
+  return { lit: verdict.lit, reason: verdict.lit ? undefined : verdict.reason, broken: measures ? ruleBroken(measures) : ['no face region'] };
+}
+
 describe('the light challenge on real webcam footage, with the screen\'s reflection on the skin', () => {
-  /** Each window: challenges answered on its frames, and its frames unlit. */
-  const windows: ({ at: string; challenges: { asked: LightColour[]; frames: (LitFace | null)[] }[]; unlit: (LitFace | null)[]; faceWidth: number } & Motion)[] = [];
+  /** Each window: challenges answered on its frames under each model of the light, its frames unlit, and painted. */
+  const windows: ({ at: string; challenges: Challenge[]; unlit: (LitFace | null)[]; painted: Map<PaintEdge, { asked: LightColour[]; frames: (LitFace | null)[] }>; faceWidth: number } & Motion)[] = [];
   before(async () => {
     const step = LIGHT.holdMs / 1000;
     const random = seeded(5);
@@ -93,23 +113,30 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
         const challenges = [];
         for (let k = 0; k < SEQUENCES; k++) {
           const asked = randomLight(LIGHT.colours, random);
-          challenges.push({ asked, frames: await observed(indices.map((i, n) => camera(reflect(frames[i]!, unlit[i]!.landmarks, asked[n]!, INDOOR), brightnessOf(frames[i]!)))) });
+          const second = secondWebcam(indices.map((i, n) => litBySecondModel(frames[i]!, unlit[i]!.landmarks, asked[n]!, INDOOR)), brightnessOf(frames[indices[0]!]!), random);
+          challenges.push({ asked, first: await observed(indices.map((i, n) => camera(reflect(frames[i]!, unlit[i]!.landmarks, asked[n]!, INDOOR), brightnessOf(frames[i]!)))), second: await observed(second) });
         }
+        // Her recording painted in the colours asked, inside the outline the models find in its first frame.
         const jaw = first.landmarks;
+        const outline = [...jaw.slice(0, 17), ...jaw.slice(17, 27).reverse()];
+        const painted = new Map<PaintEdge, { asked: LightColour[]; frames: (LitFace | null)[] }>();
+        for (const edge of PAINTS) {
+          const asked = randomLight(LIGHT.colours, random);
+          painted.set(edge, { asked, frames: await observed(indices.map((i, n) => camera(paint(frames[i]!, outline, asked[n]!, INDOOR, edge), brightnessOf(frames[i]!)))) });
+        }
         const faces = indices.map((i) => unlit[i]!);
-        windows.push({ at: `${clip} ${seconds.toFixed(1)} s`, challenges, unlit: faces, faceWidth: (jaw[16]!.x - jaw[0]!.x) / frames[0]!.width, ...motionOf(faces) });
+        windows.push({ at: `${clip} ${seconds.toFixed(1)} s`, challenges, unlit: faces, painted, faceWidth: (jaw[16]!.x - jaw[0]!.x) / frames[0]!.width, ...motionOf(faces) });
       }
     }
   });
 
   /** Each window's challenges, judged on what `frames` makes of them: the k-th and the next. */
   const judged = (frames: (window: (typeof windows)[number], k: number) => { shown: (LitFace | null)[]; asked: LightColour[] }) => {
-    const results: { at: string; lit: boolean; reason?: string }[] = [];
+    const results: ({ at: string } & ReturnType<typeof verdictOf>)[] = [];
     for (const window of windows) {
       for (let k = 0; k < window.challenges.length; k++) {
         const { shown, asked } = frames(window, k);
-        const verdict = shown.every(Boolean) ? judgeLight(shown as LitFace[], asked) : { lit: false as const, reason: 'no face' };
-        results.push({ at: window.at, ...verdict });
+        results.push({ at: window.at, ...verdictOf(shown, asked) });
       }
     }
     return results;
@@ -119,7 +146,7 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
   const row = (kind: string, results: ReturnType<typeof judged>, person: boolean) => {
     const accepted = results.filter((r) => r.lit).length;
     const reasons: Record<string, number> = {};
-    for (const r of results) if (!r.lit) reasons[r.reason!] = (reasons[r.reason!] ?? 0) + 1;
+    for (const r of results) for (const why of r.lit ? [] : r.broken) reasons[why] = (reasons[why] ?? 0) + 1;
     const rate = person ? `BPCER ${((100 * (results.length - accepted)) / results.length).toFixed(1)} %` : `APCER ${((100 * accepted) / results.length).toFixed(1)} %`;
     rows.push(`# | ${kind} | ${results.length} | ${accepted} | ${rate} | ${Object.entries(reasons).map(([k, n]) => `${k} ${n}`).join(', ')} |`);
     return accepted;
@@ -130,42 +157,63 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
   // person who moves closer, farther or sideways is judged by the reflection alone, as one who keeps
   // still. A head turned as far as the film counts a turn shows the screen another side of the
   // face: refused as light_moved.
-  it('the real person, lit by the colours asked in ordinary indoor light, keeping still or moving without turning, passes at least 95 % of the time', () => {
-    assert.ok(windows.length >= 12, `${windows.length} windows of ${LIGHT.colours} frames`);
-    const results = judged((window, k) => ({ shown: window.challenges[k]!.frames, asked: window.challenges[k]!.asked }));
-    const windowAt = (at: string) => windows.find((w) => w.at === at)!;
-    const of = (motion: Motion['motion']) => results.filter((r) => windowAt(r.at).motion === motion);
-    const count = (motion: Motion['motion']) => windows.filter((w) => w.motion === motion).length;
-    const still = of('still');
-    const moving = of('moving');
-    const turning = of('turning');
-    const accepted = row(`the real person, indoors, keeping still (${count('still')} windows)`, still, true) + row(`the real person, indoors, moving closer, farther or sideways (${count('moving')} windows)`, moving, true);
-    row(`the real person, indoors, turning their head (${count('turning')} windows)`, turning, true);
-    assert.ok(still.length >= 0.5 * results.length && moving.length > 0, `${still.length} still and ${moving.length} moving of ${results.length}`);
-    const refused = [...still, ...moving].filter((r) => !r.lit);
-    assert.ok(accepted >= 0.95 * (still.length + moving.length), `${accepted} of ${still.length + moving.length}; refused at ${refused.map((r) => `${r.at} (${r.reason})`).join(', ')}`);
-    // Where the head clearly turned, the judge sees it.
-    const turnedFar = turning.filter((r) => windowAt(r.at).turned >= 0.15);
-    assert.ok(turnedFar.every((r) => r.reason === 'light_moved'), turnedFar.map((r) => `${r.at} ${r.reason ?? 'accepted'}`).join(', '));
-  });
+  for (const [model, name] of Object.entries(MODELS) as [Model, string][]) {
+    it(`the real person, lit by the colours asked in ordinary indoor light, keeping still or moving without turning, passes at least 95 % of the time on the first model, 85 % on the second (${name})`, () => {
+      assert.ok(windows.length >= 12, `${windows.length} windows of ${LIGHT.colours} frames`);
+      const results = judged((window, k) => ({ shown: window.challenges[k]![model], asked: window.challenges[k]!.asked }));
+      const windowAt = (at: string) => windows.find((w) => w.at === at)!;
+      const of = (motion: Motion['motion']) => results.filter((r) => windowAt(r.at).motion === motion);
+      const count = (motion: Motion['motion']) => windows.filter((w) => w.motion === motion).length;
+      const [still, moving, turning] = [of('still'), of('moving'), of('turning')];
+      const accepted = row(`the real person, indoors, keeping still (${count('still')} windows), ${name}`, still, true) + row(`the real person, indoors, moving closer, farther or sideways (${count('moving')} windows), ${name}`, moving, true);
+      row(`the real person, indoors, turning their head (${count('turning')} windows), ${name}`, turning, true);
+      assert.ok(still.length >= 0.5 * results.length && moving.length > 0, `${still.length} still and ${moving.length} moving of ${results.length}`);
+      // The margins: each measure's spread over these people (min, 5th, 50th, 95th percentile, max).
+      const measured = windows.filter((w) => w.motion !== 'turning').flatMap((w) => w.challenges.map((c) => c[model].every(Boolean) && measureLight(c[model] as LitFace[], c.asked))).filter((m) => m !== false && m !== null);
+      const spread = (values: number[]) => { const v = [...values].sort((a, b) => a - b); return [0, 0.05, 0.5, 0.95, 1].map((p) => v[Math.min(v.length - 1, Math.floor(p * v.length))]!.toFixed(2)).join(' '); };
+      console.log((['order', 'each', 'gain', 'falloff', 'glare'] as const).map((key) => `# ${name}, people: ${key} ${spread(measured.map((m) => m[key]))}`).join('\n'));
+      const refused = [...still, ...moving].filter((r) => !r.lit);
+      // A known gap on the second model: its room takes less of the screen's light than the first's
+      // (a fiftieth against a tenth) and its cheeks turn from the screen less steeply, so people's
+      // falloff reaches 0.75 (95th percentile 0.71), over the rule's 0.68; a hard-edged tint, which
+      // the rule is for, starts at 0.74 (light.test.ts's spread), so the limit has no room to move.
+      // Held at what it measured, so that it cannot get worse unseen; the liveness page says it.
+      const floor = model === 'first' ? 0.95 : 0.85;
+      assert.ok(accepted >= floor * (still.length + moving.length), `${accepted} of ${still.length + moving.length}; refused at ${refused.map((r) => `${r.at} (${r.broken.join('+')})`).join(', ')}`);
+      // Where the head clearly turned, the judge sees it.
+      const turnedFar = turning.filter((r) => windowAt(r.at).turned >= 0.15);
+      assert.ok(turnedFar.every((r) => r.reason === 'light_moved'), turnedFar.map((r) => `${r.at} ${r.reason ?? 'accepted'}`).join(', '));
+    });
+
+    it(`the person lit by another challenge's colours than the one asked: at most 2 % accepted (${name})`, () => {
+      const results = judged((window, k) => ({ shown: window.challenges[k]![model], asked: next(window, k).asked }));
+      assert.ok(row(`the person under another challenge's colours, ${name}`, results, false) <= 0.02 * results.length);
+    });
+
+    it(`an earlier session's frames, each the nearest in colour to the one asked: measured, the table says how often (${name})`, () => {
+      const earlier = (window: (typeof windows)[number], k: number) => ({ asked: window.challenges[k]!.asked, frames: window.challenges[k]![model] });
+      row(`an earlier session's frames, each the nearest in colour to the one asked, ${name}`, judged((window, k) => ({ shown: earlierAnswer(earlier(window, k), next(window, k).asked), asked: next(window, k).asked })), false);
+    });
+  }
 
   it('the same footage unlit (the person\'s recording): refused every time', () => {
     const results = judged((window, k) => ({ shown: window.unlit, asked: window.challenges[k]!.asked }));
     assert.equal(row('the same footage, no light (a recording)', results, false), 0);
   });
 
-  it('the person lit by another challenge\'s colours than the one asked: at most 2 % accepted', () => {
-    const results = judged((window, k) => ({ shown: window.challenges[k]!.frames, asked: next(window, k).asked }));
-    assert.ok(row('the person under another challenge\'s colours', results, false) <= 0.02 * results.length);
-  });
-
-  it('an earlier session\'s frames, each the nearest in colour to the one asked: measured, the table says how often', () => {
-    row('an earlier session\'s frames, each the nearest in colour to the one asked', judged((window, k) => ({ shown: earlierAnswer(window.challenges[k]!, next(window, k).asked), asked: next(window, k).asked })), false);
+  it('her recording painted with one tint, its edge soft or shaped as an egg: measured, the table says how often (known gaps)', () => {
+    for (const edge of PAINTS) {
+      const results = windows.map((window) => {
+        const { asked, frames } = window.painted.get(edge)!;
+        return { at: window.at, ...verdictOf(frames, asked) };
+      });
+      row(`her recording painted with one tint, ${edge === 'soft' ? 'its edge soft' : 'shaped as an egg facing the screen'}`, results, false);
+    }
   });
 
   it('prints the table, each kind measured', () => {
-    assert.equal(rows.length, 6, 'the person still, moving and turning, the recording, another challenge, an earlier session');
+    assert.equal(rows.length, 13, 'on each model the person still, moving and turning, another challenge and an earlier session; the recording; two paints');
     const widths = windows.map((w) => w.faceWidth);
-    console.log([`# real webcam footage: ${windows.length} windows of ${LIGHT.colours} frames, the face ${Math.round(100 * Math.min(...widths))} to ${Math.round(100 * Math.max(...widths))} % of the frame's width, ${SEQUENCES} challenges each`, '# | presented to the light | presented | accepted | rate | refused for |', '# |---|---|---|---|---|', ...rows].join('\n'));
+    console.log([`# real webcam footage: ${windows.length} windows of ${LIGHT.colours} frames, the face ${Math.round(100 * Math.min(...widths))} to ${Math.round(100 * Math.max(...widths))} % of the frame's width, ${SEQUENCES} challenges each`, '# | presented to the light | presented | accepted | rate | refused for (a refusal may break several rules) |', '# |---|---|---|---|---|', ...rows].join('\n'));
   });
 });
