@@ -295,7 +295,8 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
 /** Whether the frames, taken under `colours` in order, show a face reflecting them. */
 export function judgeLight(frames: LitFace[], colours: readonly LightColour[], limits = LIGHT_LIMITS): LightVerdict {
   const measures = measureLight(frames, colours);
-  if (measures && (measures.turned > limits.turned || measures.step > limits.step)) return { lit: false, reason: 'light_moved' };
+  // Written as what passes, so that a measure that is not a number (landmarks with the eyes on one point) refuses.
+  if (measures && !(measures.turned <= limits.turned && measures.step <= limits.step)) return { lit: false, reason: 'light_moved' };
   if (!measures) return { lit: false, reason: 'light_not_seen' };
   const { order, each, gain, falloff, glare } = measures;
   if (!(order >= limits.order && each >= limits.each && gain >= limits.gain && falloff <= limits.falloff && glare <= limits.glare)) return { lit: false, reason: 'light_not_seen' };
