@@ -6,6 +6,7 @@
  */
 import type { FaceDetectorLike } from './face-detector.js';
 import { centred, lumaGridSize, type FaceBox } from './frame-quality.js';
+import { pause } from './live-challenge.js';
 
 /** A look about five times a second: a colour holds 400 ms at least. */
 const INTERVAL_MS = 200;
@@ -40,6 +41,6 @@ export async function watchCloseFace(video: HTMLVideoElement, detector: FaceDete
         if (missed !== 1) report(missed > 1);
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS));
+    await pause(INTERVAL_MS);
   }
 }

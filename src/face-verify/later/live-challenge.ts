@@ -31,7 +31,7 @@ export interface ChallengeHost {
   warnLight(light: NonNullable<LivenessChallenge['light']>): void;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): Promise<void> {
   let challenge: LivenessChallenge;

@@ -259,13 +259,10 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   // brought closer is read alike. What changes the reading is the head turning, and what breaks the
   // tie between frames (only the first is identified) is a face that jumps.
   const eyes = frames.map(({ landmarks }) => eyeCentres(landmarks));
-  const yaws = frames.map(({ landmarks }) => poseOf(landmarks).yaw);
-  const turned = Math.max(...yaws.map((yaw) => Math.abs(yaw - yaws[0]!)));
-  const step = Math.max(0, ...eyes.slice(1).map((pair, i) => {
-    const before = eyes[i]!;
-    const size = Math.hypot(before[0].x - before[1].x, before[0].y - before[1].y);
-    return Math.max(...pair.map((eye, k) => Math.hypot(eye.x - before[k]!.x, eye.y - before[k]!.y))) / size;
-  }));
+  const poses = frames.map(({ landmarks }) => poseOf(landmarks));
+  const turned = Math.max(...poses.map(({ yaw }) => Math.abs(yaw - poses[0]!.yaw)));
+  // Each step in the eye distance (the pose's size) of the frame it starts from.
+  const step = Math.max(0, ...eyes.slice(1).map((pair, i) => Math.max(...pair.map((eye, k) => Math.hypot(eye.x - eyes[i]![k]!.x, eye.y - eyes[i]![k]!.y))) / poses[i]!.size));
   const regions = regionsOf(frames[0]!);
   const [middle, room] = [meansOf(frames, regions.middle), meansOf(frames, regions.room)];
   if (!middle || !room || regions.across.size < 2) return null;

@@ -66,7 +66,7 @@ export async function showLight(host: LightHost, { colours, holdMs: hold }: Ligh
   const escape = (event: KeyboardEvent) => void (event.key === 'Escape' && host.flow.send({ type: 'released' }));
   addEventListener('keydown', escape);
   try {
-    await new Promise((resolve) => setTimeout(resolve, KEEP_STILL_MS));
+    await until(performance.now() + KEEP_STILL_MS);
     for (const colour of colours) {
       const [box, video] = [host.lightbox(), host.video()];
       if (!showing(host) || !box || !video?.videoWidth) return;
