@@ -83,22 +83,26 @@ export async function press(page: Page, tag: string, part: string): Promise<void
   await page.evaluate((t, p) => document.querySelector<any>(t).shadowRoot.querySelector(`[part~="${p}"]`).click(), tag, part);
 }
 
-/** Waits until the widget reaches `step`; else says where it stayed and what it showed. */
 /** Focuses the widget's code field, once there: the code step comes in its own chunk, its field a moment after the step (a reload). */
 export async function focusCode(page: Page, tag: string): Promise<void> {
   await page.waitForFunction((t) => document.querySelector<any>(t)?.querySelector('input[slot="code"]'), { timeout: 15_000 }, tag);
   await page.evaluate((t) => document.querySelector<any>(t).querySelector('input[slot="code"]').focus(), tag);
 }
 
+/** What a test that waited in vain says it saw: the widget's step, mode, config and words, and who is signed in. */
+const shown = (page: Page, tag: string) =>
+  page.evaluate((t) => {
+    const element = document.querySelector<any>(t);
+    const config = element?.config === undefined ? 'no config' : 'config in hand';
+    return `step ${element?.step}, mode ${element?.mode}, ${config}, user ${document.body.dataset.user}: ${element?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
+  }, tag);
+
+/** Waits until the widget reaches `step`; else says where it stayed and what it showed. */
 export async function untilStep(page: Page, tag: string, step: string, timeout = 15_000): Promise<void> {
   try {
     await page.waitForFunction((t, s) => document.querySelector<any>(t)?.step === s, { timeout }, tag, step);
   } catch (error) {
-    const seen = await page.evaluate((t) => {
-      const element = document.querySelector<any>(t);
-      return `step ${element?.step}: ${element?.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim().slice(0, 300)}`;
-    }, tag);
-    throw new Error(`<${tag}> did not reach ${step} within ${timeout} ms; ${seen}`, { cause: error });
+    throw new Error(`<${tag}> did not reach ${step} within ${timeout} ms; ${await shown(page, tag)}`, { cause: error });
   }
 }
 
@@ -140,10 +144,14 @@ export async function openInDemo(page: Page, kind: 'face' | 'voice', mode: 'enro
   if (user) await signIn(page, user);
   if (user && mode === 'enroll') await passCodeInDemo(page);
   await page.click(`#${kind}-mode input[value="${mode}"]`);
-  await page.waitForFunction((t, m) => {
-    const element = document.querySelector<any>(t);
-    return element?.mode === m && element.step === 'priming' && element.config !== undefined;
-  }, {}, tag, mode);
+  try {
+    await page.waitForFunction((t, m) => {
+      const element = document.querySelector<any>(t);
+      return element?.mode === m && element.step === 'priming' && element.config !== undefined;
+    }, {}, tag, mode);
+  } catch (error) {
+    throw new Error(`<${tag}> did not stand ready to ${mode}; ${await shown(page, tag)}`, { cause: error });
+  }
 }
 
 /** In the demo: signs in as `user` (when given), passes a code when registering, picks the face or voice mode, and presses the widget's start button. */
