@@ -4,11 +4,12 @@
  * the rules read over the whole of it.
  *
  * - One face: a second one in any frame the detector ran on refuses; so does a face lost.
- * - One person: the face is continuous from frame to frame (a cut to another clip, a face swapped
- *   in, jumps where a head does not), and in the frames the worker described (the most frontal of
- *   each third of the film, and the furthest from frontal) it is the person of the frontal frame, unless turned or nodded beyond
- *   what a movement asks: a turn to full profile is not judged on identity, which the recognition
- *   model cannot give there; continuity carries the person through it.
+ * - One person: the face is continuous from frame to frame (a cut to another clip jumps where a
+ *   head does not; a face swapped in where the other was loses its texture from one frame to the
+ *   next), and in the frames the worker described (the most frontal of each third of the film, and
+ *   the furthest from frontal) it is the person of the frontal frame, unless turned or nodded
+ *   beyond what a movement asks: a turn to full profile is not judged on identity, which the
+ *   recognition model cannot give there; continuity carries the person through it.
  * - The movements asked, each reached after the last, in the order asked.
  * - Depth and the passive layer over many frames: the median of each movement's frames, so that
  *   one frame a model misread cannot pass or refuse a person.
@@ -18,7 +19,7 @@
  */
 import { LIMITS, NOSE_GOES, shows, type FilmFrame, type Move, type Verdict } from './judge.js';
 import { eyeCentres, planarResidual, poseOf, type Point } from './geometry.js';
-import { noseParallax, noseShifts } from './parallax.js';
+import { noseParallax, noseShifts, textureKept } from './parallax.js';
 
 export type { FilmFrame };
 
@@ -33,6 +34,13 @@ export const FILM_LIMITS = {
    */
   jump: 2,
   resize: 1.35,
+  /**
+   * From one frame to the next, the face's own texture is found again where its landmarks went, at
+   * least this well (parallax.ts's `textureKept`): one face, followed, 0.93 or more on the fixtures'
+   * real clips at four frames a second, turning to profile included (film.test.ts prints it);
+   * another person's face swapped in, in the same pose, 0.83 at most (the judge's table).
+   */
+  texture: 0.86,
 };
 
 const median = (values: number[]) => {
@@ -60,6 +68,20 @@ export async function judgeFilm(film: FilmFrame[], moves: readonly Move[], limit
     const [from, to] = [centre(marks[i - 1]!), centre(marks[i]!)];
     const scale = Math.max(a.size, b.size) / Math.max(1e-6, Math.min(a.size, b.size));
     if (Math.hypot(to.x - from.x, to.y - from.y) > limits.jump * Math.max(a.size, b.size) || scale > limits.resize) return { live: false, reason: 'not_same_person', frame: i };
+  }
+  // The same face's texture from frame to frame: a face swapped in where the other was, in the same
+  // pose, keeps the place and the size but not the skin. Judged where the head turned and nodded less
+  // than a movement's threshold since the frame before: a head that snaps through a whole movement
+  // in a quarter of a second shows its texture too changed to compare (a rendered head nodding 20°
+  // in one frame, 0.76), and the identity of each third's furthest frame covers such a snap.
+  // A frame at a time, the event loop let through.
+  for (let i = 1; i < film.length; i++) {
+    const [a, b] = [film[i - 1]!, film[i]!];
+    const still = Math.abs(poses[i]!.yaw - poses[i - 1]!.yaw) < limits.turn && Math.abs(poses[i]!.pitch - poses[i - 1]!.pitch) < limits.nod;
+    if (!a.luma || !b.luma || !still) continue;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const kept = textureKept({ landmarks: marks[i - 1]!, luma: a.luma }, { landmarks: marks[i]!, luma: b.luma });
+    if (kept !== null && !(kept >= limits.texture)) return { live: false, reason: 'not_same_person', frame: i };
   }
   // The frontal frame: the first third's scored one (the worker scores the most frontal frame of
   // each third, and describes it and the furthest from it), where the face looks straightest at

@@ -4,17 +4,19 @@
  * head_turn_female.gif turns to her left, back through frontal and on to her right: filmed from her
  * frontal frame, she answers "left, then right" and not the reverse. A cut from her to another
  * person, a face swapped in while she is turned, a second face, and a man who holds still are each
- * refused. The CPU a frame costs, and the margins of the continuity rule, are printed.
+ * refused. The CPU a frame costs, and the margins of the continuity rules (on the webcam clips too),
+ * are printed.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eyeCentres, poseOf } from '../../../src/server/liveness/geometry.js';
 import { FILM_LIMITS, judgeFilm, type FilmFrame } from '../../../src/server/liveness/film.js';
+import { textureKept } from '../../../src/server/liveness/parallax.js';
 import type { Move } from '../../../src/server/liveness/judge.js';
 import { createFacePool } from '../../../src/server/node/index.js';
 import { FIXTURES } from '../helpers.js';
 import { toJpeg } from './head.js';
-import { gifFrames } from './video-frames.js';
+import { gifFrames, videoFrames } from './video-frames.js';
 
 const pool = createFacePool({ workers: 1 });
 after(() => pool.close());
@@ -79,6 +81,29 @@ describe('a live challenge judged as a film, on real clips', () => {
       `# at 12.5 frames a second, her face's middle moves at most ${jump.toFixed(2)} eye distances a frame (the rule allows ${FILM_LIMITS.jump}) and its size changes at most ${resize.toFixed(2)} times (the rule ${FILM_LIMITS.resize})`,
     );
     assert.ok(jump < FILM_LIMITS.jump / 2 && resize < FILM_LIMITS.resize, `${jump} ${resize}`);
+  });
+
+  it('frame to frame, each real person keeps their texture at the widget\'s four frames a second, turning to profile, coming closer and going back; the margins printed', async () => {
+    const webcam = async (clip: string) => (await videoFrames(`${FIXTURES}liveness/${clip}.mp4`, { step: 0.25, to: 20 })).map((frame) => toJpeg(frame, 85));
+    const clips: [string, Uint8Array[]][] = [
+      ['her turn, 12.5 frames a second', female],
+      ['her turn, 4 a second', female.filter((_, i) => i % 3 === 0)],
+      ['a man holding still, 4 a second', male.filter((_, i) => i % 3 === 0)],
+      ["the webcam person's first 20 s, closer and farther (1), 4 a second", await webcam('webcam_closer_farther_1')],
+      ["the webcam person's first 20 s, closer and farther (2), 4 a second", await webcam('webcam_closer_farther_2')],
+    ];
+    const rows: string[] = [];
+    for (const [what, frames] of clips) {
+      const { found } = await film(frames);
+      const kept = found.slice(1).flatMap((frame, i) => {
+        const [a, b] = [found[i]!, frame];
+        return a.landmarks && a.luma && b.landmarks && b.luma ? [textureKept({ landmarks: a.landmarks, luma: a.luma }, { landmarks: b.landmarks, luma: b.luma })] : [];
+      });
+      const judged = kept.filter((k): k is number => k !== null);
+      rows.push(`# ${what}: ${judged.length} of ${kept.length} steps judged, the texture kept ${Math.min(...judged).toFixed(2)} at least (median ${judged.sort((x, y) => x - y)[judged.length >> 1]!.toFixed(2)}; the rule ${FILM_LIMITS.texture})`);
+      assert.ok(judged.length >= 0.9 * kept.length && judged.every((k) => k >= FILM_LIMITS.texture + 0.03), rows.at(-1));
+    }
+    console.log(rows.join('\n'));
   });
 
   it('a cut from her to another person, and his face swapped in while she is turned: refused as not the same person', async () => {

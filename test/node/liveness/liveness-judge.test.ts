@@ -133,6 +133,8 @@ describe('presentation attacks on the fixtures (APCER per kind, BPCER)', () => {
     'print bent across, moved further',
     'answer in the wrong order',
     'a cut to another person',
+    // In the same place, size and pose, for the three frames a movement is held: its texture is not hers.
+    'another person swapped in mid-movement',
     'a second face enters',
   ] as const) {
     it(`${kind}: none accepted`, () => {
@@ -141,13 +143,4 @@ describe('presentation attacks on the fixtures (APCER per kind, BPCER)', () => {
     });
   }
 
-  // A known gap, held where it stands so that it cannot grow unseen: another person's face in the
-  // three frames a movement is held, in the same place and pose, is seen only where the worker
-  // describes a frame (the most frontal and the furthest of each third); 5 of 48 got through when
-  // this was written. Closing it (the face's texture followed from frame to frame) is to do.
-  it('another person swapped in mid-movement: at most one in eight accepted (a known gap)', () => {
-    const swapped = of('another person swapped in mid-movement');
-    assert.ok(swapped.presented >= 36);
-    assert.ok(swapped.accepted <= swapped.presented / 8, JSON.stringify(swapped));
-  });
 });
