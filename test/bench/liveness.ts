@@ -42,13 +42,16 @@ for (const a of CHALLENGE_MOVES) for (const b of CHALLENGE_MOVES) if (a !== b) a
 
 let enrolled = false;
 /** One live verification: a challenge, then its frames; the CPU the workers spent on its frames. */
-async function check(i: number): Promise<{ status: number; cpuMs: number; ms: number }> {
+/** A call's status, with the refusal's reason where it gives one: "422 light_not_seen". */
+const outcome = ({ status, json }: { status: number; json: Record<string, any> }) => (json.error?.reason ? `${status} ${json.error.reason}` : String(status));
+
+async function check(i: number): Promise<{ status: string; cpuMs: number; ms: number }> {
   const session = `s${i}`;
   const { nonce, moves } = (await call('liveness-challenge', {}, 'obama', session)).json as LivenessChallenge;
   const started = performance.now();
   const body = `{"nonce":${JSON.stringify(nonce)},${answerTo(moves)}}`;
-  const { status } = await call(enrolled ? 'verify-by-face' : 'enroll-face', body, 'obama', session);
-  enrolled ||= status === 200;
+  const status = outcome(await call(enrolled ? 'verify-by-face' : 'enroll-face', body, 'obama', session));
+  enrolled ||= status === '200';
   return { status, cpuMs: (await stats()).cpuMs, ms: performance.now() - started };
 }
 
@@ -57,7 +60,7 @@ for (let i = 0; i < 4; i++) await check(i);
 const alone: number[] = [];
 for (let i = 0; i < 9; i++) alone.push((await check(100 + i)).cpuMs);
 /** How many answered each status: "19 x 200, 1 x 504". */
-const answered = (statuses: number[]) => [...new Set(statuses)].map((status) => `${statuses.filter((s) => s === status).length} x ${status}`).join(', ');
+const answered = (statuses: string[]) => [...new Set(statuses)].map((status) => `${statuses.filter((s) => s === status).length} x ${status}`).join(', ');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 await bench('lag');
@@ -88,15 +91,15 @@ site.child.kill();
 // The light challenge's own cost: the same person through a second server with `livenessLight`,
 // answering the movements and eight frames of 320 x 240 under the colours, one check at a time.
 const lit = await startLivenessHandler(emu.url, { light: true });
-async function checkLit(i: number): Promise<{ status: number; cpuMs: number }> {
+async function checkLit(i: number): Promise<{ status: string; cpuMs: number }> {
   const session = `l${i}`;
   const { nonce, moves, light } = (await call('liveness-challenge', {}, 'obama', session, lit.url)).json as Required<LivenessChallenge>;
   const body = `{"nonce":${JSON.stringify(nonce)},${answerTo(moves)},"lit":${JSON.stringify(person.lit(light.colours))}}`;
-  const { status } = await call(i ? 'verify-by-face' : 'enroll-face', body, 'obama', session, lit.url);
+  const status = outcome(await call(i ? 'verify-by-face' : 'enroll-face', body, 'obama', session, lit.url));
   return { status, cpuMs: (await stats(lit.url)).cpuMs };
 }
 const withLight: number[] = [];
-const statuses: number[] = [];
+const statuses: string[] = [];
 for (let i = 0; i < 13; i++) {
   const { status, cpuMs } = await checkLit(i);
   statuses.push(status);
