@@ -41,10 +41,10 @@ const answerTo = (moves: string[]) => (answers.get(moves.join()) ?? '{}').slice(
 for (const a of CHALLENGE_MOVES) for (const b of CHALLENGE_MOVES) if (a !== b) answers.set(`${a},${b}`, JSON.stringify(person.answer([a, b])));
 
 let enrolled = false;
-/** One live verification: a challenge, then its frames; the CPU the workers spent on its frames. */
 /** A call's status, with the refusal's reason where it gives one: "422 light_not_seen". */
 const outcome = ({ status, json }: { status: number; json: Record<string, any> }) => (json.error?.reason ? `${status} ${json.error.reason}` : String(status));
 
+/** One live verification: a challenge, then its frames; the CPU the workers spent on its frames. */
 async function check(i: number): Promise<{ status: string; cpuMs: number; ms: number }> {
   const session = `s${i}`;
   const { nonce, moves } = (await call('liveness-challenge', {}, 'obama', session)).json as LivenessChallenge;

@@ -18,7 +18,7 @@
  * real clips (film.test.ts prints their margins).
  */
 import { LIMITS, NOSE_GOES, shows, type FilmFrame, type Move, type Verdict } from './judge.js';
-import { eyeCentres, planarResidual, poseOf, type Point } from './geometry.js';
+import { eyeCentres, median, planarResidual, poseOf, type Point } from './geometry.js';
 import { noseParallax, noseShifts, textureKept } from './parallax.js';
 
 export type { FilmFrame };
@@ -43,11 +43,8 @@ export const FILM_LIMITS = {
   texture: 0.86,
 };
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
+/** A task's turn for the rest of the event loop, between one frame's pixel work and the next. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const centre = (landmarks: Point[]) => {
   const [a, b] = eyeCentres(landmarks);
@@ -79,7 +76,7 @@ export async function judgeFilm(film: FilmFrame[], moves: readonly Move[], limit
     const [a, b] = [film[i - 1]!, film[i]!];
     const still = Math.abs(poses[i]!.yaw - poses[i - 1]!.yaw) < limits.turn && Math.abs(poses[i]!.pitch - poses[i - 1]!.pitch) < limits.nod;
     if (!a.luma || !b.luma || !still) continue;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTask();
     const kept = textureKept({ landmarks: marks[i - 1]!, luma: a.luma }, { landmarks: marks[i]!, luma: b.luma });
     if (kept !== null && !(kept >= limits.texture)) return { live: false, reason: 'not_same_person', frame: i };
   }
@@ -124,7 +121,7 @@ export async function judgeFilm(film: FilmFrame[], moves: readonly Move[], limit
     if (move === 'closer') continue;
     const scores: number[] = [];
     for (const i of held[m]!.filter((i) => film[i]!.luma)) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
       scores.push(noseParallax(noseShifts(first, { landmarks: marks[i]!, luma: film[i]!.luma! }), NOSE_GOES[move]));
     }
     if (scores.length) parallax = Math.max(parallax, median(scores));

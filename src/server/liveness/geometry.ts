@@ -9,6 +9,13 @@
 
 import { solve } from './solve.js';
 
+/** The middle value (the mean of the two middle ones for an even count): what one outlier cannot move. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 export interface Point {
   x: number;
   y: number;

@@ -8,7 +8,7 @@
  * again in the later frame by normalised cross-correlation of a patch, pre-warped by the landmarks'
  * own fit, around where that fit puts it.
  */
-import { eyeCentres, type Point } from './geometry.js';
+import { eyeCentres, median, type Point } from './geometry.js';
 import { solve } from './solve.js';
 
 /** A face's surroundings in one frame, in grey levels, scaled so that its eyes are about 40 px apart. */
@@ -168,10 +168,8 @@ function follower(front: Seen, later: Seen, search: number) {
 export function textureKept(front: Seen, later: Seen): number | null {
   const following = follower(front, later, 0.08);
   if (!following) return null;
-  const scores = SURFACE.flatMap((i) => following.at(i)?.score ?? []).sort((x, y) => x - y);
-  if (scores.length < SURFACE.length / 2) return null;
-  const middle = scores.length >> 1;
-  return scores.length % 2 ? scores[middle]! : (scores[middle - 1]! + scores[middle]!) / 2;
+  const scores = SURFACE.flatMap((i) => following.at(i)?.score ?? []);
+  return scores.length < SURFACE.length / 2 ? null : median(scores);
 }
 
 /**
