@@ -53,6 +53,8 @@ export interface LaterCode<S> {
 const BUSY_STEPS: readonly VerifyStep[] = ['sending', 'verifying', 'permission', 'uploading'];
 /** What a person does in a widget: until one of these, a step it reaches on its own takes no focus. */
 const ENGAGING = ['pointerdown', 'keydown', 'focusin', 'click', 'input', 'change', 'submit'];
+/** Waits before the config is asked again after each fault on its way: 3 more asks over half a minute. */
+const CONFIG_RETRY_MS = [2000, 8000, 20000];
 
 export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S extends CommonStrings = CommonStrings, Later extends LaterCode<S> = LaterCode<S>> extends LitElement implements StepView {
   static formAssociated = true;
@@ -97,6 +99,7 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   /** @internal The widget's calls to the host (send, verify, upload), apart from config: a new one drops the last. */
   readonly requests: RequestController = new RequestController(this);
   #configLoaded: Promise<void> = Promise.resolve();
+  #configRetries = 0;
   protected readonly internals: ElementInternals = this.attachInternals();
   #receipt = '';
   #renderedStep: Step | null = null;
@@ -299,13 +302,25 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     return this.#configLoaded;
   }
 
-  /** Reads the handler's config, then lets the element act on it (`configured`). */
+  /**
+   * Reads the handler's config, then lets the element act on it (`configured`). Without it the
+   * widget still works on its attributes, and the handler enforces the rest; but a fault on the way
+   * (no answer in time, the network, the handler's own 5xx) asks again a few times, later, so that a
+   * page loaded during a blip does not go without what only the config says (a registration, a
+   * block). `configLoaded` settles on the first answer or fault: nobody waits on the retries.
+   */
   protected async loadConfig(): Promise<void> {
     try {
       this.config = await this.configRequest.call('config');
       this.requestUpdate();
-    } catch {
-      // Without config the widget still works on its attributes; the handler enforces the rest.
+    } catch (error) {
+      const fault = error instanceof HostError && (error.status === 0 || error.status >= 500);
+      const wait = CONFIG_RETRY_MS[this.#configRetries];
+      if (fault && wait !== undefined) {
+        this.#configRetries++;
+        // This class's part alone: what a subclass does first (a phone claiming its link) was done.
+        setTimeout(() => void (this.isConnected && !this.config && VerifyElement.prototype.loadConfig.call(this)), wait);
+      }
       return;
     }
     this.configured(this.config);

@@ -4,7 +4,7 @@
  * a form value that is the receipt, missing until then when required.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { fakeHost, sent, verified, type Routes } from '../support/fake-host.js';
+import { CONFIG, fakeHost, sent, verified, type Answer, type Routes } from '../support/fake-host.js';
 import { enterCode, sendTo } from '../support/otp.js';
 import { shootAndSend } from '../support/face.js';
 import { voiceButton } from '../support/voice.js';
@@ -127,6 +127,22 @@ export function runVerifyElementContract(tag: keyof typeof DRIVERS): void {
       expect(host.calls.filter((c) => c.route === 'config')).to.have.length(1);
       expect(kept.config, 'the kept one has it').to.not.equal(undefined);
       kept.remove();
+    });
+
+    it('asks for the config again after a fault on its way, and not after a refusal', async () => {
+      // The first element's first ask meets the network's fault, the second's a 404; later asks are answered.
+      const firsts: Answer[] = [{ network: true }, { status: 404, body: { error: { code: 'invalid_input', message: 'no route' } } }];
+      host = fakeHost({ ...driver.routes, config: () => firsts.shift() ?? { body: CONFIG } });
+      const [faulted, refused] = [document.createElement(tag) as VerifyElement, document.createElement(tag) as VerifyElement];
+      document.body.append(faulted, refused);
+      await Promise.all([faulted.configLoaded, refused.configLoaded]);
+      expect(faulted.config, 'configLoaded settles on the fault, before any retry').to.equal(undefined);
+      await waitUntil(() => faulted.config, 'the config asked again', { timeout: 8000 });
+      await new Promise((next) => setTimeout(next, 300));
+      expect(host.count('config'), 'two first asks and one retry').to.equal(3);
+      expect(refused.config).to.equal(undefined);
+      faulted.remove();
+      refused.remove();
     });
 
     it('takes per-instance string overrides, and keeps the built-in ones beside them', async () => {
