@@ -44,8 +44,11 @@ function depthOf(landmarks: Point[]) {
   // The outline: the jaw, and the brows raised by a third of the eyes-to-chin height for the forehead.
   const lift = (chinY - eyesY) / 3;
   const outline = [...landmarks.slice(0, 17), ...landmarks.slice(17, 27).reverse().map((p) => ({ x: p.x, y: p.y - lift }))];
+  // Its box first: most of a frame is beyond the face, and the outline's test is the costly part.
+  const [xs, ys] = [outline.map((p) => p.x), outline.map((p) => p.y)];
+  const box = { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
   return (x: number, y: number): number | null => {
-    if (!inside(outline, { x, y })) return null;
+    if (x < box.left || x > box.right || y < box.top || y > box.bottom || !inside(outline, { x, y })) return null;
     const u = (x - axis) / half;
     const v = (y - eyesY) / (chinY - eyesY);
     let z = 0.9 * Math.sqrt(Math.max(0, 1 - 0.85 * u * u)) * (1 - 0.15 * v * v);
