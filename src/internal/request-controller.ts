@@ -25,6 +25,16 @@ const friction = onDemand(() => import('./later/friction.js'));
 /** A handler asks again after a proof it finds too weak (pressure rose meanwhile): at most this many proofs per call. */
 const MAX_PROOFS = 3;
 
+/**
+ * After a fault on a call's way (no answer in time, the network, the handler's 5xx), its `tries`-th,
+ * runs `again` later: three more over half a minute. A refusal (a 4xx) is the handler's answer: not
+ * again. The caller's promise settles now, so nobody waits on the retries.
+ */
+export function againAfterFault(error: unknown, tries: number, again: () => void): void {
+  const wait = error instanceof HostError && (error.status === 0 || error.status >= 500) ? [2000, 8000, 20000][tries] : undefined;
+  if (wait !== undefined) setTimeout(again, wait);
+}
+
 export class RequestController implements ReactiveController {
   #controller?: AbortController;
 

@@ -11,7 +11,7 @@ import { VerifyStepChangeEvent } from '../events/step-change.js';
 import { VerifySuccessEvent, type VerifySuccessDetail } from '../events/success.js';
 import { asHostError, HostError, type SessionToken } from './host-api.js';
 import { isFailureCode, type ConfigResponse, type VerifyStep } from '../core/protocol.js';
-import { RequestController } from './request-controller.js';
+import { againAfterFault, RequestController } from './request-controller.js';
 import { onDemand } from './on-demand.js';
 import type { LaterTransition } from './flow-controller.js';
 import { directionOf, languageOf, LOCALE_REGISTERED, localeVersion, stringsFor } from './localize.js';
@@ -53,8 +53,6 @@ export interface LaterCode<S> {
 const BUSY_STEPS: readonly VerifyStep[] = ['sending', 'verifying', 'permission', 'uploading'];
 /** What a person does in a widget: until one of these, a step it reaches on its own takes no focus. */
 const ENGAGING = ['pointerdown', 'keydown', 'focusin', 'click', 'input', 'change', 'submit'];
-/** Waits before the config is asked again after each fault on its way: 3 more asks over half a minute. */
-const CONFIG_RETRY_MS = [2000, 8000, 20000];
 
 export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S extends CommonStrings = CommonStrings, Later extends LaterCode<S> = LaterCode<S>> extends LitElement implements StepView {
   static formAssociated = true;
@@ -99,7 +97,6 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
   /** @internal The widget's calls to the host (send, verify, upload), apart from config: a new one drops the last. */
   readonly requests: RequestController = new RequestController(this);
   #configLoaded: Promise<void> = Promise.resolve();
-  #configRetries = 0;
   protected readonly internals: ElementInternals = this.attachInternals();
   #receipt = '';
   #renderedStep: Step | null = null;
@@ -302,26 +299,14 @@ export abstract class VerifyElement<Step extends VerifyStep = VerifyStep, S exte
     return this.#configLoaded;
   }
 
-  /**
-   * Reads the handler's config, then lets the element act on it (`configured`). Without it the
-   * widget still works on its attributes, and the handler enforces the rest; but a fault on the way
-   * (no answer in time, the network, the handler's own 5xx) asks again a few times, later, so that a
-   * page loaded during a blip does not go without what only the config says (a registration, a
-   * block). `configLoaded` settles on the first answer or fault: nobody waits on the retries.
-   */
-  protected async loadConfig(): Promise<void> {
+  /** Reads the handler's config, then lets the element act on it (`configured`). */
+  protected async loadConfig(tries = 0): Promise<void> {
     try {
       this.config = await this.configRequest.call('config');
       this.requestUpdate();
     } catch (error) {
-      const fault = error instanceof HostError && (error.status === 0 || error.status >= 500);
-      const wait = CONFIG_RETRY_MS[this.#configRetries];
-      if (fault && wait !== undefined) {
-        this.#configRetries++;
-        // This class's part alone: what a subclass does first (a phone claiming its link) was done.
-        setTimeout(() => void (this.isConnected && !this.config && VerifyElement.prototype.loadConfig.call(this)), wait);
-      }
-      return;
+      // Without config the widget works on its attributes; after a fault it asks again, this class's part alone (a phone's claim of its link was done).
+      return againAfterFault(error, tries, () => void (this.isConnected && !this.config && VerifyElement.prototype.loadConfig.call(this, tries + 1)));
     }
     this.configured(this.config);
   }
