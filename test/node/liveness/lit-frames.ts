@@ -147,9 +147,13 @@ export function seeded(seed: number): () => number {
 
 /** The earlier colour nearest `colour`, by the tint it gives a face. */
 export function nearestColour(earlier: readonly LightColour[], colour: LightColour): number {
-  const want = tintOf(colour);
-  const far = (other: LightColour) => tintOf(other).reduce((sum, v, c) => sum + (v - want[c]!) ** 2, 0);
-  return earlier.reduce((best, other, k) => (far(other) < far(earlier[best]!) ? k : best), 0);
+  return earlier.reduce((best, other, k) => (tintDistance(other, colour) < tintDistance(earlier[best]!, colour) ? k : best), 0);
+}
+
+/** How far apart two colours' tints on a face lie (squared). */
+export function tintDistance(a: LightColour, b: LightColour): number {
+  const [x, y] = [tintOf(a), tintOf(b)];
+  return x.reduce((sum, v, c) => sum + (v - y[c]!) ** 2, 0);
 }
 
 /** An attacker's answer to `asked` from an earlier session's frames: for each colour asked, the earlier frame under the nearest colour. */
