@@ -1,21 +1,24 @@
 /**
  * Leads the person through a live challenge and films it: asks the host for its movements, then
- * says and shows each one (the frontal look first) and gives the person time to make it, while
- * the camera's frames are taken a few times a second, each with its time. No detector is needed:
- * the host follows the face through the film and judges it. A camera lost or a step left ends it.
+ * says and shows each one (the frontal look first) until the person has made it and holds it
+ * (pace.ts), while the camera's frames are taken a few times a second, each with its time. No
+ * detector is needed: the host follows the face through the film and judges it. A camera lost or a step left ends it.
  * A light challenge's colours come after the movements, once the person has been warned and
  * starts them (light/show-light.ts, fetched as the challenge arrives).
  */
 import { LIVE_FRAMES, LIVE_FRONTAL_MS, liveFrameBase64, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
 import { snapshot } from './snapshot.js';
+import { watchPace } from './pace.js';
 
 /**
- * Time for the frontal look, and to make each movement; the film's frames a second. Four a second
- * follow a head turning at a person's pace (the host finds a quick one again) in 21 frames for two
- * movements, each at most 480 px and 40 KB of base64 (liveFrameBase64): at most 840 KB to upload.
+ * Time for the frontal look; for each movement, at least `minMoveMs` and at most `moveMs`, ending
+ * once the person has made it and holds it (pace.ts); the film's frames a second. Four a second
+ * follow a head turning at a person's pace (the host finds a quick one again): at most 24 frames
+ * for two movements at their limit (LIVE_FRAMES.maxFilm), each at most 480 px and 40 KB of base64
+ * (liveFrameBase64): at most 960 KB to upload; a person who moves at once, 13 frames, 520 KB.
  */
-export const LIVE_TIMING = { frontalMs: LIVE_FRONTAL_MS, moveMs: 2200, fps: 4 };
+export const LIVE_TIMING = { frontalMs: LIVE_FRONTAL_MS, minMoveMs: 1200, moveMs: 2500, fps: 4 };
 
 export interface ChallengeHost {
   readonly requests: { call(route: 'liveness-challenge', body: Record<never, never>): Promise<LivenessChallenge> };
@@ -49,11 +52,17 @@ export async function runChallenge(host: ChallengeHost, timing = LIVE_TIMING): P
   for (let waited = 0; video && !video.videoWidth && waited < 5000; waited += 50) await pause(50);
   if (!video?.videoWidth || !going()) return;
   const film = filming(host, video, going, timing.fps, liveFrameBase64(LIVE_FRAMES.maxFilm + (light?.colours.length ?? 0)));
-  for (const [i, move] of [null, ...moves].entries()) {
-    if (i) host.flow.send({ type: 'ask' });
-    host.instruct(move);
-    await pause(move ? timing.moveMs : timing.frontalMs);
-    if (!going()) return;
+  const pace = watchPace(video);
+  try {
+    for (const [i, move] of [null, ...moves].entries()) {
+      if (i) host.flow.send({ type: 'ask' });
+      host.instruct(move);
+      if (move) await pace.made(Math.min(timing.minMoveMs, timing.moveMs), timing.moveMs, going);
+      else await pause(timing.frontalMs).then(pace.still);
+      if (!going()) return;
+    }
+  } finally {
+    pace.stop();
   }
   await film.stop();
   host.flow.send({ type: 'filmed' });

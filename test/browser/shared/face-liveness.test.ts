@@ -82,6 +82,46 @@ describe('<face-verify> with a live challenge', function () {
     expect(said.join('|')).to.include('Look straight at the camera.').and.include('Turn your head to your left. Hold it there until the next step.').and.include('Tilt your head up. Hold it there until the next step.');
   });
 
+  it('each movement lasts until the face has moved and holds it, and a face that does not move is asked the next at the limit', async () => {
+    host = fakeHost({ config: () => ({ body: LIVE_CONFIG }), 'liveness-challenge': () => ({ body: LIVE_CHALLENGE }), 'verify-by-face': () => ({ pending: true }) });
+    restoreTiming();
+    // Long enough that a busy engine's looks at the picture (WebKit here: one every 300 to 500 ms,
+    // not 125) see the turn and its hold well within it.
+    const limit = 6000;
+    restoreTiming = quickMovements({ frontalMs: 800, minMoveMs: 300, moveMs: limit });
+    // A camera showing a bright oval (the face) on a dark room, redrawn as a camera sends frames.
+    const canvas = Object.assign(document.createElement('canvas'), { width: 640, height: 480 });
+    const context = canvas.getContext('2d')!;
+    let faceAt = 320;
+    const paint = setInterval(() => {
+      context.fillStyle = '#222';
+      context.fillRect(0, 0, 640, 480);
+      context.fillStyle = '#e8c0a0';
+      context.beginPath();
+      context.ellipse(faceAt, 240, 100, 140, 0, 0, 2 * Math.PI);
+      context.fill();
+    }, 33);
+    navigator.mediaDevices.getUserMedia = async () => canvas.captureStream(30);
+    try {
+      const element = await faceFixture('manual');
+      const arrow = () => [...(element.shadowRoot!.querySelector('[part~="arrow"]')?.classList ?? [])].find((c) => c !== 'arrow');
+      await toMovement(element);
+      // The person turns as soon as the arrow shows, and holds it.
+      let asked = performance.now();
+      faceAt = 440;
+      await waitUntil(() => arrow() === 'up', 'the next movement, once the first was made and held', { timeout: limit + 2000 });
+      const made = performance.now() - asked;
+      // Then does not move: the next comes at the limit.
+      asked = performance.now();
+      await waitUntil(() => element.shadowRoot!.querySelector('[part~="arrow"]') === null, 'the movements over', { timeout: limit + 2000 });
+      const unmoved = performance.now() - asked;
+      expect(made, 'a movement made and held ends its step').to.be.below(limit - 2500);
+      expect(unmoved, 'no movement: the step lasts its limit').to.be.above(limit - 250);
+    } finally {
+      clearInterval(paint);
+    }
+  });
+
   it('a refused answer says which movement and the tries left, on screen, in the live region and in the event; offers no file; Try again asks for a new challenge', async () => {
     host = fakeHost({
       config: () => ({ body: LIVE_CONFIG }),

@@ -44,7 +44,7 @@ export const LIVE_CONFIG = { ...CONFIG, liveness: { photoEnrolment: false } };
 export const LIVE_CHALLENGE = { nonce: 'nonce-1', moves: ['left', 'up'], expiresIn: 60 };
 
 /** Movements timed for tests: the frames come as fast as the camera gives them. */
-export function quickMovements(timing = { frontalMs: 30, moveMs: 120 }): () => void {
+export function quickMovements(timing: Partial<typeof LIVE_TIMING> = { frontalMs: 30, moveMs: 120 }): () => void {
   const saved = { ...LIVE_TIMING };
   Object.assign(LIVE_TIMING, timing);
   return () => Object.assign(LIVE_TIMING, saved);
