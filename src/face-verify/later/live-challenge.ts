@@ -2,9 +2,9 @@
  * Leads the person through a live challenge and films it: asks the host for its movements, then
  * says and shows each one (the frontal look first) until the person has made it and holds it
  * (pace.ts), while the camera's frames are taken a few times a second, each with its time. No
- * detector is needed: the host follows the face through the film and judges it. A camera lost or a step left ends it.
- * A light challenge's colours come after the movements, once the person has been warned and
- * starts them (light/show-light.ts, fetched as the challenge arrives).
+ * detector is needed: the host follows the face through the film and judges it. A camera lost or
+ * a step left ends it. A light challenge's colours come after the movements, once the person has
+ * been warned and starts them (light/show-light.ts, fetched as the challenge arrives).
  */
 import { LIVE_FRAMES, LIVE_FRONTAL_MS, liveFrameBase64, type LivenessChallenge, type LivenessMove } from '../../core/protocol.js';
 import type { FaceEvent, FaceState } from './face-verify.flow.js';
