@@ -66,7 +66,8 @@ export function madeMove(looks: readonly Look[], stillness: number, pace = PACE)
   );
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+/** A picture's stillness: the median of its changes from one look to the next while the person looks straight (0 before any look). */
+export const stillnessOf = (changes: readonly number[]) => [...changes].sort((a, b) => a - b)[Math.floor(changes.length / 2)] ?? 0;
 
 /** Watches `video`'s picture for as long as the challenge lasts: how still it is, then when each movement is made. */
 export function watchPace(video: HTMLVideoElement) {
@@ -86,7 +87,7 @@ export function watchPace(video: HTMLVideoElement) {
   return {
     /** The person looked straight since the last step: how much the picture changes when nothing moves. */
     still(): void {
-      stillness = median(looks.map((look) => look.change));
+      stillness = stillnessOf(looks.map((look) => look.change));
     },
     /** Resolves once a movement is made and held, after `minMs` and by `limitMs`, or when `going` turns false. */
     async made(minMs: number, limitMs: number, going: () => unknown): Promise<void> {

@@ -14,7 +14,7 @@ import { createFacePool } from '../../../src/server/node/index.js';
 import { FIXTURES } from '../helpers.js';
 import { toJpeg } from './head.js';
 import { gifFrames } from './video-frames.js';
-import { throughWidget } from './widget-capture.js';
+import { framingsOf, throughWidget } from './widget-capture.js';
 
 const pool = createFacePool({ workers: 1 });
 after(() => pool.close());
@@ -78,14 +78,12 @@ describe('the liveness rules on a real head (the fixtures\' clips)', () => {
   });
 
   it('through the widget\'s camera and shutter, her face a third to two thirds of the frame\'s height: her challenges of two turns pass (BPCER at most 5 %), a turn alone less often', async () => {
-    const height = (face: FaceFound) => Math.max(...face.landmarks.map((p) => p.y)) - Math.min(...face.landmarks.map((p) => p.y));
     const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
     const eyes = (face: FaceFound) => Math.hypot(face.landmarks[36]!.x - face.landmarks[45]!.x, face.landmarks[36]!.y - face.landmarks[45]!.y);
-    // Her face's box as a detector draws it (a third taller than the landmarks), at each share of
-    // the widget's 480 px: the oval's size, the smallest its gate takes, and close to the camera.
-    const [box, centre] = [1.33 * mean(turning.map(height)), { x: mean(turning.map((f) => f.landmarks[30]!.x)), y: mean(turning.map((f) => f.landmarks[30]!.y)) }];
+    // Her face at each share of the widget's 480 px: the oval's size, the smallest its gate takes,
+    // and close to the camera.
     const shares = [0.3, 0.45, 0.6];
-    const taken = await throughWidget(gifFrames(`${FIXTURES}liveness/head_turn_female.gif`), shares.map((share) => ({ centre, scale: (share * 480) / box })));
+    const taken = await throughWidget(gifFrames(`${FIXTURES}liveness/head_turn_female.gif`), framingsOf(turning, shares));
     const rows: [string, FaceFound[], number][] = [['posted at the clip\'s own size', turning, turning.length]];
     for (const [i, frames] of taken.entries()) {
       // Close to the camera, her head leaves its view as she turns: those frames are no one's answer.

@@ -19,7 +19,7 @@ import { createFacePool } from '../../../src/server/node/index.js';
 import { FIXTURES } from '../helpers.js';
 import { toJpeg } from './head.js';
 import { gifFrames } from './video-frames.js';
-import { throughWidget } from './widget-capture.js';
+import { framingsOf, throughWidget } from './widget-capture.js';
 
 const pool = createFacePool({ workers: 1 });
 after(() => pool.close());
@@ -55,12 +55,9 @@ describe('a real person\'s challenge as the widget films it, paced to her', () =
     const posted = clip.map((frame) => toJpeg(frame, 92));
     const found = (await pool.observe({ moves: posted, light: [] })).moves.map((faces) => faces[0]!);
     yaw = found.map((face) => poseOf(face.landmarks).yaw);
-    // Her face's box as a detector draws it, at each share of the widget's 480 px (real-clip.test.ts's framings).
-    const height = (i: number) => Math.max(...found[i]!.landmarks.map((p) => p.y)) - Math.min(...found[i]!.landmarks.map((p) => p.y));
-    const box = (1.33 * found.reduce((sum, _, i) => sum + height(i), 0)) / found.length;
-    const centre = { x: found.reduce((sum, face) => sum + face.landmarks[30]!.x, 0) / found.length, y: found.reduce((sum, face) => sum + face.landmarks[30]!.y, 0) / found.length };
+    // Her face at each share of the widget's 480 px (real-clip.test.ts's framings).
     const shares = [0.3, 0.45, 0.6];
-    const taken = await throughWidget(clip, shares.map((share) => ({ centre, scale: (share * 480) / box })));
+    const taken = await throughWidget(clip, framingsOf(found, shares));
     framings = [['posted', posted], ...taken.map((frames, i) => [`camera, face ${shares[i]! * 100} %`, frames] as [string, Uint8Array[]])];
   });
 

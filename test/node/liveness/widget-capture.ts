@@ -7,6 +7,7 @@
  */
 import { build } from 'esbuild';
 import puppeteer from 'puppeteer-core';
+import type { Point } from '../../../src/server/liveness/geometry.js';
 import type { Rgba } from './head.js';
 
 export interface Framing {
@@ -14,6 +15,19 @@ export interface Framing {
   centre: { x: number; y: number };
   /** How many camera pixels a picture's pixel covers: at least enough to fill the view. */
   scale: number;
+}
+
+/**
+ * The framings that put a clip's face at each of `shares` of the widget's 480 px: its box as a
+ * detector draws it (a third taller than the landmarks, on average over the clip) scaled to that
+ * share, centred on its mean nose tip.
+ */
+export function framingsOf(faces: { landmarks: Point[] }[], shares: number[]): Framing[] {
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const height = (marks: Point[]) => Math.max(...marks.map((p) => p.y)) - Math.min(...marks.map((p) => p.y));
+  const box = 1.33 * mean(faces.map((face) => height(face.landmarks)));
+  const centre = { x: mean(faces.map((face) => face.landmarks[30]!.x)), y: mean(faces.map((face) => face.landmarks[30]!.y)) };
+  return shares.map((share) => ({ centre, scale: (share * 480) / box }));
 }
 
 export async function throughWidget(pictures: Rgba[], framings: Framing[]): Promise<Uint8Array[][]> {

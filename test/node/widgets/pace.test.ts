@@ -6,7 +6,7 @@
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { change, greyOval, madeMove, PACE, type Look } from '../../../src/face-verify/later/pace.js';
+import { change, greyOval, madeMove, PACE, stillnessOf, type Look } from '../../../src/face-verify/later/pace.js';
 import { createFacePool } from '../../../src/server/node/index.js';
 import { poseOf } from '../../../src/server/liveness/geometry.js';
 import { FIXTURES } from '../helpers.js';
@@ -38,7 +38,6 @@ async function framed(frames: Rgba[]): Promise<Rgba[]> {
   });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const LOOKS = { frontal: Math.round(800 / PACE.everyMs), limit: Math.round(2500 / PACE.everyMs), hold: Math.round(PACE.holdMs / PACE.everyMs) };
 
 /** The looks of a step begun at `start`, `count` of them, as watchPace takes them. */
@@ -49,7 +48,7 @@ const stepLooks = (grey: Float32Array[], start: number, count: number): Look[] =
 function watched(frames: Rgba[]) {
   const grey = frames.map(greyOval);
   const changes = grey.slice(1).map((g, i) => change(grey[i]!, g));
-  return { grey, changes, stillnessAt: (start: number) => median(changes.slice(start - LOOKS.frontal, start)) };
+  return { grey, changes, stillnessAt: (start: number) => stillnessOf(changes.slice(start - LOOKS.frontal, start)) };
 }
 
 /**
@@ -94,7 +93,7 @@ describe('pacing a live challenge to the person, on real clips', () => {
     // and the other without stopping, so her stillness is the still man's.
     const clip = gifFrames(`${FIXTURES}liveness/head_turn_female.gif`);
     const [{ grey }, yaw] = [watched(await framed(clip)), await yaws(clip)];
-    const stillness = median(watched(await framed(gifFrames(`${FIXTURES}liveness/head_still_male.gif`))).changes);
+    const stillness = stillnessOf(watched(await framed(gifFrames(`${FIXTURES}liveness/head_still_male.gif`))).changes);
     const front = yaw.indexOf(yaw.reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a)));
     const fullest = Math.max(...yaw.map((y) => Math.abs(y - yaw[front]!)));
     const far = PACE.far * stillness + PACE.farAbove;
