@@ -31,10 +31,10 @@ describe('<voice-verify> reading the handler\'s digits, end to end through the d
     shown.push(digits);
     await press(demo.page, widget, 'record');
     await untilStep(demo.page, widget, 'recording');
-    // Said once the microphone's first frames have reached the widget (its countdown has begun): the
-    // recording step shows at the press, before its audio worklet has loaded, and on a busy machine
-    // (CI20) the first digits went before it and the gate found the recording too short.
-    await demo.page.waitForFunction((w) => (document.querySelector<any>(w).shadowRoot.querySelector('[part~="countdown"] progress')?.value ?? 0) > 0, { timeout: 10_000 }, widget);
+    // Said once the widget says it listens, as a person reads: the recording step shows at the
+    // press, before its audio worklet has loaded, and says "Listening…" only once the microphone's
+    // first frames arrive (on a busy machine, CI20, digits said before then were lost).
+    await demo.page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent === 'Listening…', { timeout: 10_000 }, widget);
     await microphone.say(await sayDigits(say(digits), 'slt'));
     await press(demo.page, widget, 'stop');
     await untilStep(demo.page, widget, 'review');
