@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { formatOutboxMessage, startEmulator, DEVELOPMENT_KEY, TEMPLATE_IDS } from '../dist/emulator/index.js';
 import { createServiceClient } from '../dist/server/index.js';
 // A Node server, so the Node entry's handler: keep-alive node:http to the service, node:crypto.
-import { createDigitListener, createVerifyHandler, toNodeListener } from '../dist/server/node.js';
+import { createVerifyHandler, toNodeListener } from '../dist/server/node.js';
 import { pageAt, renderPage } from './site.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -56,9 +56,10 @@ const handler = createVerifyHandler({
   // The light challenge, on by default: colours on the screen that the face must reflect.
   // LIVENESS_LIGHT=0 turns it off, and a recording of the person then passes.
   livenessLight: process.env.LIVENESS_LIGHT !== '0',
-  // Voices say digits the handler chose, heard before the service is paid (soundswallower, a
-  // devDependency here). VOICE_LIVENESS=0 turns it off: any recording of the voice then passes.
-  ...(process.env.VOICE_LIVENESS === '0' ? {} : { voiceLiveness: createDigitListener() }),
+  // Voices say digits the handler chose, heard before the service is paid (the Node entry's
+  // recogniser, soundswallower, a devDependency here). VOICE_LIVENESS=0 turns it off: any recording
+  // of the voice then passes.
+  ...(process.env.VOICE_LIVENESS === '0' && { voiceLiveness: false }),
   // The emulator's codes have 6 digits (its --otp-length); a host sets what its service sends.
   codeLength: 6,
   // The emulator's template in each of the ten languages, so an Urdu page is sent the Urdu message.

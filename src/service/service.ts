@@ -5,7 +5,7 @@
  * operations routes (`/healthz`, `/readyz`, `/metrics`) outside the base path.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createDigitListener, createNodeFetch, createVerifyHandler, DigitModelsMissingError, FaceModelsMissingError, type DigitListenerHandle } from '../server/node/index.js';
+import { createNodeFetch, createVerifyHandler, DigitModelsMissingError, FaceModelsMissingError } from '../server/node/index.js';
 import { ReceiptError, referenceCallbacks, sessionTokenAuth, type LogEntry, type VerifyHandlerOptions } from '../server/index.js';
 import { json, readJsonObject, type RequestInfo } from '../core/http.js';
 import type { OtpChannel } from '../core/protocol.js';
@@ -48,13 +48,6 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
   const webhooks = config.VERIFY_WEBHOOK_URL
     ? createWebhooks({ url: config.VERIFY_WEBHOOK_URL, secret: config.VERIFY_SERVER_SECRET, giveUpSeconds: config.VERIFY_WEBHOOK_GIVE_UP_SECONDS, fetch: fetchImpl, log })
     : null;
-  let digits: DigitListenerHandle | undefined;
-  try {
-    digits = config.VERIFY_VOICE_LIVENESS ? createDigitListener() : undefined;
-  } catch (error) {
-    void close();
-    throw error instanceof DigitModelsMissingError ? new ConfigError([`VERIFY_VOICE_LIVENESS: ${error.message} Or set VERIFY_VOICE_LIVENESS=false, and any recording of the person's voice passes.`]) : error;
-  }
   const options: VerifyHandlerOptions = {
     baseUrl: config.VERIFY_SERVICE_BASE_URL,
     apiKey: config.VERIFY_SERVICE_API_KEY,
@@ -77,7 +70,8 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     // Faces are checked live by the Node entry's face models, loaded on the first check, unless turned off.
     facesFromUnprovenPhotos: Boolean(config.VERIFY_REFERENCES_URL) && !config.VERIFY_FACE_LIVENESS,
     livenessLight: config.VERIFY_FACE_LIGHT,
-    ...(digits && { voiceLiveness: digits }),
+    // Voices' digits are heard by the Node entry's recogniser, loaded on the first recording, unless turned off.
+    ...(!config.VERIFY_VOICE_LIVENESS && { voiceLiveness: false }),
     limits: config.VERIFY_LIMITS as VerifyHandlerOptions['limits'],
     upstreamTimeoutMs: config.VERIFY_UPSTREAM_TIMEOUT_MS,
     lowBalanceThreshold: config.VERIFY_LOW_BALANCE_THRESHOLD,
@@ -100,6 +94,13 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
       throw new ConfigError([
         `VERIFY_FACE_LIVENESS: faces are checked live (on by default), and the face models are not installed beside the service: ${error.missing.join(', ')}. ` +
           `Install them where the service runs (${error.install}), or set VERIFY_FACE_LIVENESS=false to accept any picture (a photo of the person then passes as the person).`,
+      ]);
+    }
+    if (error instanceof DigitModelsMissingError) {
+      void close();
+      throw new ConfigError([
+        `VERIFY_VOICE_LIVENESS: voices' digits are heard (on by default), and the recogniser is not installed beside the service. ` +
+          `Install it where the service runs (${error.install}), or set VERIFY_VOICE_LIVENESS=false to accept any recording (a recording of the person's voice then passes as the person).`,
       ]);
     }
     // The handler names its option; the person configuring the service knows the variable.
@@ -159,7 +160,6 @@ export function createVerifyService(config: ServiceConfig, { fetch: fetchImpl = 
     storeKind: kind,
     async close() {
       await webhooks?.close(2000);
-      await digits?.close();
       await close();
     },
   };

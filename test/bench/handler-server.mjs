@@ -39,8 +39,10 @@ const handler = (core ? createCoreHandler : createVerifyHandler)({
   getUser: (request) => request.headers.get('x-bench-user'),
   getReference: () => null,
   saveReference: () => {},
-  // The face route's photo path: the hostile bodies are read as a picture would be.
+  // The face route's photo path: the hostile bodies are read as a picture would be; the voice route's
+  // likewise, as a recording with no digits.
   facesFromUnprovenPhotos: true,
+  voiceLiveness: false,
   getSessionId: () => 'bench-session',
   store,
   // Limits out of the way: this measures the work of a request, not the refusal of one.

@@ -26,8 +26,10 @@ export async function startHost({ root, cdn }) {
     getUser: () => 'consumer',
     getReference: (user, kind) => references.get(`${user}:${kind}`) ?? null,
     saveReference: (user, kind, sample) => void references.set(`${user}:${kind}`, sample),
-    // The apps register a face from a still camera: the photo path (the liveness page).
+    // The apps register a face from a still camera: the photo path (the liveness page); and a voice
+    // from whatever the microphone hears, with no digits to read.
     facesFromUnprovenPhotos: true,
+    voiceLiveness: false,
     codeLength: 6,
   });
   const handler = toNodeListener(verify);

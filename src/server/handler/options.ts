@@ -161,11 +161,12 @@ export interface VerifyHandlerOptions {
   /**
    * Voices said now (the liveness page): a voice is verified or enrolled only from a recording of
    * the digits the handler chose (`voice-challenge`), heard by this listener before the service is
-   * paid; a recording made earlier says other digits. The Node entry's `createDigitListener()` runs
-   * PocketSphinx (the optional peer `soundswallower`) in a worker thread. Unset, any recording of
-   * the person's voice passes.
+   * paid; a recording made earlier says other digits. On by default for a handler serving voice: the
+   * Node entry runs `createDigitListener()` (PocketSphinx, the optional peer `soundswallower`, in a
+   * worker thread); elsewhere a handler serving voice needs one, and refuses to start otherwise.
+   * `false` turns it off: any recording of the person's voice then passes. Logs a warning at start.
    */
-  voiceLiveness?: DigitListener;
+  voiceLiveness?: DigitListener | false;
   /**
    * With `voiceLiveness`, where the page's language is one no recogniser here hears (only English
    * and French are): ask for the digits in this language instead (the widget says which). Unset,
@@ -253,7 +254,9 @@ export interface VerifyHandlerOptions {
   log?(entry: LogEntry): void;
 }
 
-export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 'trustProxy'> & {
+export type ResolvedOptions = Omit<VerifyHandlerOptions, 'limits' | 'store' | 'trustProxy' | 'voiceLiveness'> & {
+  /** The digits' listener of a handler serving voice, unless the host turned it off. */
+  voiceLiveness?: DigitListener;
   /** Proxy hops to trust; 0 trusts none. */
   trustProxy: number;
   /** The runtime's keyed crypto (Web Crypto, or node:crypto's on the Node entry). */
@@ -287,6 +290,8 @@ export interface Runtime {
   crypto?: KeyedCrypto;
   /** The runtime's own live face check, for a handler serving faces that was given none; throws what is missing. */
   liveness?(): FaceObserver;
+  /** The runtime's own listener for spoken digits, for a handler serving voice that was given none; throws what is missing. */
+  voiceLiveness?(): DigitListener;
   /** Work started before a response may finish after it (a Node process); elsewhere only through a `waitUntil` the adapter passes. */
   outlivesResponse?: boolean;
 }
@@ -315,6 +320,7 @@ export function resolveOptions(options: VerifyHandlerOptions, runtime: Runtime =
     ...options,
     biometrics,
     liveness: faceCheck(options, biometrics, runtime),
+    voiceLiveness: voiceCheck(options, biometrics, runtime),
     fetch: options.fetch ?? runtime.fetch,
     crypto: runtime.crypto ?? webKeyedCrypto,
     basePath: (options.basePath ?? '').replace(/\/+$/, ''),
@@ -341,17 +347,35 @@ export const NO_LIVENESS =
   'On Node, take createVerifyHandler from verify-widgets/server/node, which runs it; on an edge runtime, send faces to the stand-alone service, which runs it (VERIFY_FACE_LIVENESS). ' +
   "To serve voice alone, set biometrics: ['voice']; to accept photos knowingly, facesFromUnprovenPhotos: true.";
 
-/** The live face check a handler serving faces runs: the host's, else its runtime's; none only when the host said so. */
-function faceCheck(options: VerifyHandlerOptions, biometrics: BiometricKind[], runtime: Runtime): FaceObserver | undefined {
-  if (biometrics.some((kind) => kind !== 'face' && kind !== 'voice')) throw new TypeError("biometrics takes some of 'face', 'voice'");
-  if (options.facesFromUnprovenPhotos) {
-    if (options.liveness) throw new TypeError('Give liveness or facesFromUnprovenPhotos, not both.');
-    if (biometrics.includes('face')) warnPhotos();
+const warnRecordings = once(() => console.warn("verify handler: voiceLiveness is false, so any recording of a person's voice verifies as that person."));
+
+export const NO_VOICE_LIVENESS =
+  "Serving voices needs the digits heard, or any recording of the person's voice passes as the person (the liveness page). " +
+  'On Node, take createVerifyHandler from verify-widgets/server/node, which hears them; on an edge runtime, send voices to the stand-alone service, which hears them (VERIFY_VOICE_LIVENESS). ' +
+  "To serve faces alone, set biometrics: ['face']; to accept any recording knowingly, voiceLiveness: false.";
+
+/**
+ * The live check of a biometric: the host's, else its runtime's; none where the handler does not
+ * serve it, or where the host turned it off (said once at start).
+ */
+function liveCheck<Check>(served: boolean, given: Check | undefined, off: boolean, warnOff: () => void, fromRuntime: (() => Check) | undefined, missing: string): Check | undefined {
+  if (off) {
+    if (served) warnOff();
     return undefined;
   }
-  if (options.liveness || !biometrics.includes('face')) return options.liveness;
-  if (!runtime.liveness) throw new TypeError(NO_LIVENESS);
-  return runtime.liveness();
+  if (given || !served) return given;
+  if (!fromRuntime) throw new TypeError(missing);
+  return fromRuntime();
+}
+
+function faceCheck(options: VerifyHandlerOptions, biometrics: BiometricKind[], runtime: Runtime): FaceObserver | undefined {
+  if (biometrics.some((kind) => kind !== 'face' && kind !== 'voice')) throw new TypeError("biometrics takes some of 'face', 'voice'");
+  if (options.facesFromUnprovenPhotos && options.liveness) throw new TypeError('Give liveness or facesFromUnprovenPhotos, not both.');
+  return liveCheck(biometrics.includes('face'), options.liveness, Boolean(options.facesFromUnprovenPhotos), warnPhotos, runtime.liveness, NO_LIVENESS);
+}
+
+function voiceCheck(options: VerifyHandlerOptions, biometrics: BiometricKind[], runtime: Runtime): DigitListener | undefined {
+  return liveCheck(biometrics.includes('voice'), options.voiceLiveness || undefined, options.voiceLiveness === false, warnRecordings, runtime.voiceLiveness, NO_VOICE_LIVENESS);
 }
 
 /** The store given, with a deadline; memory where one instance may be the whole site, and only there unless chosen. */

@@ -25,7 +25,10 @@ export class DigitModelsMissingError extends TypeError {
   override name = 'DigitModelsMissingError';
   readonly install = 'npm install soundswallower';
   constructor() {
-    super('Hearing spoken digits (voiceLiveness) needs the recogniser beside the package: npm install soundswallower.');
+    super(
+      "Hearing spoken digits (voiceLiveness, on for a handler serving voice) needs the recogniser beside the package: npm install soundswallower. " +
+        "Or set voiceLiveness: false, and any recording of the person's voice passes.",
+    );
   }
 }
 

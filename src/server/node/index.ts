@@ -10,6 +10,7 @@ import { NO_LIVENESS } from '../handler/options.js';
 import { createNodeFetch } from './fetch.js';
 import { nodeKeyedCrypto } from './crypto.js';
 import { createFacePool, type FacePool } from './face-pool.js';
+import { createDigitListener, type DigitListenerHandle } from './digit-listener.js';
 
 export { toNodeListener, type NodeListener } from './adapter.js';
 export { createNodeFetch, type NodeFetchOptions } from './fetch.js';
@@ -18,6 +19,7 @@ export { createDigitListener, DigitListenerBusyError, DigitModelsMissingError, t
 
 const FACE_MODELS = ['@vladmandic/face-api', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', 'onnxruntime-node'];
 let shared: FacePool | undefined;
+let sharedDigits: DigitListenerHandle | undefined;
 
 /**
  * The face models' packages are optional peers of this one, not installed: the handler cannot check
@@ -53,11 +55,20 @@ function defaultLiveness(): FacePool {
   return (shared ??= createFacePool());
 }
 
+/** The digits' listener of a handler serving voice that was given none: one for the process, as the face pool. */
+function defaultVoiceLiveness(): DigitListenerHandle {
+  return (sharedDigits ??= createDigitListener());
+}
+
 /**
  * `createVerifyHandler` of `verify-widgets/server`, calling the service with `createNodeFetch()`
  * (unless given a `fetch`), hashing and sealing with node:crypto (the same answers, for a fraction
- * of the CPU), and checking faces live with `createFacePool()` unless given another check.
+ * of the CPU), checking faces live with `createFacePool()` and hearing voices' digits with
+ * `createDigitListener()` unless given others.
  */
 export function createVerifyHandler(input: HandlerInput): VerifyHandler {
-  return createHandlerOn({ fetch: createNodeFetch(), crypto: nodeKeyedCrypto, liveness: defaultLiveness, outlivesResponse: true }, input);
+  return createHandlerOn(
+    { fetch: createNodeFetch(), crypto: nodeKeyedCrypto, liveness: defaultLiveness, voiceLiveness: defaultVoiceLiveness, outlivesResponse: true },
+    input,
+  );
 }

@@ -1,7 +1,8 @@
 import { createVerifyHandler } from 'verify-widgets/server';
 
-// Faces on a Worker: no face models run here, so a handler serving faces without a live check
-// refuses to start, saying how to get one (the stand-alone service runs it).
+// Faces and voices on a Worker: no face models nor digits' recogniser run here, so a handler serving
+// either without its live check refuses to start, saying how to get one (the stand-alone service
+// runs both). BIOMETRICS, where bound, names those served.
 let verify;
 
 export default {
@@ -15,6 +16,7 @@ export default {
       allowedCountries: ['SA'],
       getReference: (user, kind) => env.REFERENCES.get(`${user}:${kind}`),
       saveReference: (user, kind, sample) => env.REFERENCES.put(`${user}:${kind}`, sample),
+      ...(env.BIOMETRICS && { biometrics: env.BIOMETRICS.split(',') }),
     });
     return verify(request, { clientIp: request.headers.get('cf-connecting-ip') });
   },

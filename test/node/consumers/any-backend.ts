@@ -125,9 +125,11 @@ export async function startSite(app: App, kind: 'php' | 'python', emulator: Runn
     VERIFY_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     VERIFY_REFERENCES_URL: `http://127.0.0.1:${sitePort}/references`,
     VERIFY_WEBHOOK_URL: `http://127.0.0.1:${sitePort}/webhooks`,
-    // The sites register a face from a still camera, and the app installs no face models: the
-    // photo path (the service refuses to start serving faces otherwise, naming the packages).
+    // The sites register a face from a still camera, and the app installs no face models nor the
+    // digits' recogniser: the photo path, and any recording (the service refuses to start serving
+    // faces and voices otherwise, naming the packages).
     VERIFY_FACE_LIVENESS: 'false',
+    VERIFY_VOICE_LIVENESS: 'false',
     VERIFY_TRUST_PROXY: '1',
     VERIFY_CDN_PATH: '/verify-widgets',
     VERIFY_CODE_LENGTH: '6',

@@ -52,7 +52,10 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
         // The first instance holds the Durable Objects; the others reach the same ones, as every isolate of a Worker does.
         worker(`do${i}`, 'worker.js', { durableObjects: { [bindingName!]: i === 0 ? className : { className, scriptName: 'do0' } } }),
         worker(`upstash${i}`, 'worker-upstash.js', { bindings: { ...bindings, UPSTASH_REDIS_REST_URL: gateway.url, UPSTASH_REDIS_REST_TOKEN: gateway.token } }),
-      ]).concat(worker('faces', 'worker-faces.js', { kvNamespaces: ['REFERENCES'] })),
+      ]).concat(
+        worker('faces', 'worker-faces.js', { kvNamespaces: ['REFERENCES'] }),
+        worker('voices', 'worker-faces.js', { kvNamespaces: ['REFERENCES'], bindings: { ...bindings, BIOMETRICS: 'voice' } }),
+      ),
     });
     // Miniflare hands every instance its own address as the Host, so that is the page's origin.
     origin = (await mf.ready).origin;
@@ -99,6 +102,15 @@ describe('the handler as a Cloudflare Worker on workerd (Miniflare), without nod
     assert.match(said, /live check/);
     assert.match(said, /stand-alone service/);
     assert.match(said, /facesFromUnprovenPhotos/);
+  });
+
+  it('refuses to serve voices without hearing their digits, naming the fix', async () => {
+    const response = await mf.dispatchFetch('http://voices/api/verify/config');
+    const said = await response.text();
+    assert.equal(response.status, 500);
+    assert.match(said, /any recording of the person's voice passes/);
+    assert.match(said, /VERIFY_VOICE_LIVENESS/);
+    assert.match(said, /voiceLiveness: false/);
   });
 
   it('refuses a POST from another origin', async () => {

@@ -46,7 +46,7 @@ describe('8. early answers over one kept-alive connection', () => {
   let origin: string;
   before(async () => {
     emu = await startEmulator({ apiKeys: [KEY] });
-    const handler = createVerifyHandler({ baseUrl: emu.baseUrl, apiKey: KEY, basePath: '/v', receiptSecret: SECRET, allowedCountries: ['SA'], getUser: (request) => (request.headers.get('cookie') ? 'u' : null), getSessionId: () => 's', getReference: () => null, saveReference: () => {}, facesFromUnprovenPhotos: true });
+    const handler = createVerifyHandler({ baseUrl: emu.baseUrl, apiKey: KEY, basePath: '/v', receiptSecret: SECRET, allowedCountries: ['SA'], getUser: (request) => (request.headers.get('cookie') ? 'u' : null), getSessionId: () => 's', getReference: () => null, saveReference: () => {}, facesFromUnprovenPhotos: true, voiceLiveness: false });
     server = createServer(toNodeListener(handler));
     origin = await listen(server);
   });

@@ -49,8 +49,9 @@ export async function setup(overrides: Partial<VerifyHandlerOptions> = {}, emula
       return fetch(url, init);
     }) as typeof fetch,
     log: (entry) => logs.push({ ...entry }),
-    // The photo path, unless a test brings a live check.
+    // The photo path, and any recording of a voice, unless a test brings a live check.
     ...(overrides.liveness ? {} : { facesFromUnprovenPhotos: true }),
+    ...(overrides.voiceLiveness ? {} : { voiceLiveness: false }),
     ...overrides,
   });
   let handlers: ReturnType<typeof make>[];

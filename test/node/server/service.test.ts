@@ -16,6 +16,7 @@ import { ConfigError, loadConfig, type ServiceConfig } from '../../../src/servic
 import { createVerifyService, type VerifyService } from '../../../src/service/service.js';
 import { latestCode, sessionToken, until } from '../helpers.js';
 import { startRedis, type RedisServer } from './redis-server.js';
+import { sayDigits } from '../voice/spoken.js';
 
 const secret = () => randomBytes(32).toString('hex');
 const TOKEN_SECRET = secret();
@@ -212,6 +213,20 @@ describe('the service', () => {
       seen.map((s) => `${s.method} ${s.path} ${/^t=\d+,v1=[0-9a-f]{64}$/.test(s.signature ?? '')}`),
       ['GET /references/user-1/face true', 'GET /references/user-1/face true', 'PUT /references/user-1/face true', 'GET /references/user-1/face true'],
     );
+  });
+
+  it('by default (VERIFY_VOICE_LIVENESS), draws the digits a voice reads and refuses a recording that answers none before anything is paid; false: any recording', async () => {
+    const challenge = await call('voice-challenge', { lang: 'en' }, await token());
+    assert.equal(challenge.status, 200);
+    assert.match(((await challenge.json()) as { digits: string }).digits, /^\d{8}$/);
+    const unheard = await call('enroll-voice', { audio: Buffer.from(await sayDigits('12345678', 'slt')).toString('base64') }, await token({ enroll: true }));
+    assert.deepEqual(await errorOf(unheard), [400, 'liveness_required']);
+    const { live, post } = liveService({ VERIFY_VOICE_LIVENESS: false });
+    try {
+      assert.equal((await post('voice-challenge', { lang: 'en' })).status, 404);
+    } finally {
+      await live.close();
+    }
   });
 
   it('serves metrics that a Prometheus parser reads, with sends by channel and outcome', async () => {

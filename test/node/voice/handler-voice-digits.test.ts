@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore } from '../../../src/server/index.js';
-import { createDigitListener } from '../../../src/server/node/index.js';
+import { createDigitListener, createVerifyHandler as createNodeHandler } from '../../../src/server/node/index.js';
 import type { VoiceChallenge } from '../../../src/core/protocol.js';
 import { setup } from '../server/handler-setup.js';
 import { sayDigits } from './spoken.js';
@@ -116,10 +116,35 @@ describe('handler: voiceDigitsFallback', () => {
   });
 });
 
-describe('handler: without voiceLiveness', () => {
-  it('has no voice challenge, and any recording of the voice is compared', async () => {
+describe('handler: voiceLiveness by default, and turned off', () => {
+  const serving = { baseUrl: 'http://service.test', apiKey: 'k', receiptSecret: 'x'.repeat(32), getUser: () => 'amal', allowedChannels: ['email'] as ['email'], getReference: () => null, saveReference: () => {}, facesFromUnprovenPhotos: true };
+
+  it('the Node entry hears the digits of a handler serving voice without being asked: its config says so and a challenge has digits', async () => {
+    const handler = createNodeHandler(serving);
+    const config = await (await handler(new Request('http://app.test/config'))).json();
+    assert.equal(config.voiceDigits, true);
+    const res = await handler(new Request('http://app.test/voice-challenge', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://app.test', host: 'app.test' }, body: '{"lang":"en"}' }));
+    assert.equal(res.status, 200);
+    assert.match(((await res.json()) as VoiceChallenge).digits, /^\d{8}$/);
+  });
+
+  it('a runtime with no recogniser (an edge runtime) refuses at start to serve voice without one, naming the fixes', async () => {
+    await assert.rejects(setup({ voiceLiveness: undefined }), (error: Error) => {
+      assert.match(error.message, /any recording of the person's voice passes/);
+      assert.match(error.message, /verify-widgets\/server\/node/);
+      assert.match(error.message, /VERIFY_VOICE_LIVENESS/);
+      assert.match(error.message, /biometrics: \['face'\]/);
+      assert.match(error.message, /voiceLiveness: false/);
+      return true;
+    });
+    const faces = await setup({ voiceLiveness: undefined, biometrics: ['face'] });
+    await faces.close();
+  });
+
+  it('turned off (voiceLiveness: false): no voice challenge, and any recording of the voice is compared', async () => {
     const t = await setup({ store: new MemoryStore() });
     try {
+      assert.equal((await t.call('config', undefined, { user: 'amal' })).json.voiceDigits, undefined);
       const res = await t.call('voice-challenge', { lang: 'en' }, { user: 'amal', session: 's' });
       assert.equal(res.status, 404);
     } finally {
