@@ -10,9 +10,10 @@ import { availableParallelism } from 'node:os';
 // @ts-expect-error: a JavaScript module of the benchmarks, without types.
 import { startEmulatorProcess, startLivenessHandler } from './processes.mjs';
 import { createFacePool } from '../../src/server/node/index.js';
-import type { LivenessChallenge } from '../../src/core/protocol.js';
+import type { LivenessChallenge, VoiceChallenge } from '../../src/core/protocol.js';
 import { CHALLENGE_MOVES } from '../../src/server/liveness/judge.js';
 import { presenter } from '../node/liveness/live-capture.js';
+import { sayDigits } from '../node/voice/spoken.js';
 
 const checks = Number(process.argv[2] ?? 20);
 // The service stands in without its face model: its face-api comparisons, one at a time on its
@@ -86,6 +87,11 @@ console.log(`CPU per check, models warm (budget <= 500 ms on one core): median $
 console.log(`${checks} at once: answered ${answered(results.map((r) => r.status))} in ${(wall / 1000).toFixed(1)} s; slowest ${Math.max(...results.map((r) => r.ms)).toFixed(0)} ms`);
 console.log(`meanwhile, the server's event loop: lag p99 ${server.lagP99Ms.toFixed(1)} ms, max ${server.lagMaxMs.toFixed(1)} ms (budget < 50 ms); ${sends.length} OTP sends, p50 ${median(sends).toFixed(1)} ms, max ${Math.max(...sends).toFixed(1)} ms`);
 console.log(`the server's memory with the models loaded: RSS ${(server.rss / 2 ** 20).toFixed(0)} MB (budget <= 400 MB), of which ${(server.before / 2 ** 20).toFixed(0)} MB before its face pool started`);
+// The same server serves voices, their digits heard by default (the Node entry's recogniser, loaded
+// on the first recording): its memory once a voice has registered too.
+const { nonce: voiceNonce, digits } = (await call('voice-challenge', { lang: 'en' }, 'obama', 'voice')).json as VoiceChallenge;
+const voice = await call('enroll-voice', { audio: Buffer.from(await sayDigits(digits, 'slt')).toString('base64'), nonce: voiceNonce }, 'obama', 'voice');
+console.log(`with a voice registered too (${outcome(voice)}), the digits' recogniser loaded beside the face models: RSS ${((await stats()).rss / 2 ** 20).toFixed(0)} MB`);
 site.child.kill();
 
 // The light challenge's own cost: the same person through a second server with `livenessLight`,
