@@ -5,7 +5,12 @@
 import { readWavHeader, type WavHeader } from './wav.js';
 
 /** What the service is known to take (demo/pages/emulator.md, live quirks); the handler checks it before paying for a comparison. */
-export const SAMPLE_BOUNDS = { minImageSide: 64, maxImageSide: 4096, minAudioSeconds: 1, maxAudioSeconds: 30 } as const;
+/**
+ * What a sample must be before anything is paid for it. A recording's rate is a telephone's to a
+ * studio's: the digits' recogniser takes a second to frame a second of audio at 200 kHz, and more
+ * than ten minutes at 1 MHz, with the voice checks of the whole process queued behind it.
+ */
+export const SAMPLE_BOUNDS = { minImageSide: 64, maxImageSide: 4096, minAudioSeconds: 1, maxAudioSeconds: 30, minAudioRate: 8_000, maxAudioRate: 48_000 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -14,6 +14,7 @@ export { UpstashStore, UPSTASH_CLIENT_OPTIONS, type UpstashStoreOptions, type Up
 export { DurableObjectStore, VerifyStoreObject, type DurableObjectStoreOptions, type DurableObjectNamespaceLike, type DurableObjectStateLike } from './store/durable-object.js';
 export { StoreUnavailableError } from './store/deadline.js';
 export { UnreadablePictureError, type FaceObserver, type FaceFound, type FrameParts } from './liveness/judge.js';
+export { UnreadableRecordingError, type DigitListener, type DigitLanguage } from './liveness/digits.js';
 export type { Luma } from './liveness/parallax.js';
 export { createServiceClient } from './upstream/client.js';
 export type {

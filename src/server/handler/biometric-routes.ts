@@ -31,15 +31,18 @@ function checkSample(ctx: RequestContext, kind: BiometricKind, field: string, va
       fail('bad_sample', `The picture must be between ${minImageSide} and ${maxImageSide} pixels a side.`, { field });
     }
   } else {
-    let seconds: number;
+    let wav: ReturnType<typeof sniffWav>;
     try {
-      seconds = sniffWav(value).seconds;
+      wav = sniffWav(value);
     } catch {
       fail('bad_sample', 'The recording must be a 16-bit PCM WAV file.', { field });
     }
-    const { minAudioSeconds, maxAudioSeconds } = SAMPLE_BOUNDS;
-    if (!(seconds >= minAudioSeconds && seconds <= maxAudioSeconds)) {
+    const { minAudioSeconds, maxAudioSeconds, minAudioRate, maxAudioRate } = SAMPLE_BOUNDS;
+    if (!(wav.seconds >= minAudioSeconds && wav.seconds <= maxAudioSeconds)) {
       fail('bad_sample', `The recording must last between ${minAudioSeconds} and ${maxAudioSeconds} seconds.`, { field });
+    }
+    if (!(wav.sampleRate >= minAudioRate && wav.sampleRate <= maxAudioRate)) {
+      fail('bad_sample', `The recording must be sampled at ${minAudioRate / 1000} to ${maxAudioRate / 1000} kHz.`, { field });
     }
   }
   return value;

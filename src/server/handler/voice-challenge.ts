@@ -8,7 +8,7 @@ import { base64url } from 'jose';
 import { json } from '../../core/http.js';
 import { fromBase64 } from '../../core/media-sniff.js';
 import type { VoiceChallenge } from '../../core/protocol.js';
-import { digitLanguage, randomDigits, saidDigits, SPOKEN_DIGITS, type DigitLanguage } from '../liveness/digits.js';
+import { digitLanguage, randomDigits, saidDigits, SPOKEN_DIGITS, UnreadableRecordingError, type DigitLanguage } from '../liveness/digits.js';
 import { keys } from '../store/keys.js';
 import type { RequestContext } from './context.js';
 import { fail } from './errors.js';
@@ -48,7 +48,13 @@ export async function checkSpokenDigits(ctx: RequestContext, nonce: unknown, aud
   if (typeof nonce !== 'string') fail('liveness_required', 'Read the digits shown aloud: only a recording of them is accepted.');
   const challenge = await takeChallenge<StoredVoiceChallenge>(ctx, keys.voiceChallenge, nonce, user);
   if (challenge.lang === null) return false;
-  const heard = await ctx.options.voiceLiveness!.hear(fromBase64(audio), challenge.lang, SPOKEN_DIGITS.count);
+  let heard: string;
+  try {
+    heard = await ctx.options.voiceLiveness!.hear(fromBase64(audio), challenge.lang, SPOKEN_DIGITS.count);
+  } catch (error) {
+    if (error instanceof UnreadableRecordingError) fail('bad_sample', 'The recording could not be heard at its sample rate: record it at 16 kHz.');
+    throw error;
+  }
   if (!saidDigits(heard, challenge.digits)) fail('liveness_failed', refusal({ reason: 'digits_not_heard' }), { reason: 'digits_not_heard' });
   return true;
 }

@@ -79,3 +79,8 @@ export function saidDigits(heard: string, asked: string, limits = SPOKEN_DIGITS)
 export interface DigitListener {
   hear(wav: Uint8Array, language: DigitLanguage, count: number): Promise<string>;
 }
+
+/** A recording the recogniser cannot frame (PocketSphinx builds no front end at 20 kHz): the sender's to record again, never the server's fault. */
+export class UnreadableRecordingError extends Error {
+  override name = 'UnreadableRecordingError';
+}

@@ -6,9 +6,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import { decodeWav, toMono } from '../../core/wav.js';
-import { digitGrammar, digitsOf, type DigitLanguage, type DigitListener } from '../liveness/digits.js';
+import { digitGrammar, digitsOf, UnreadableRecordingError, type DigitLanguage, type DigitListener } from '../liveness/digits.js';
 
-type DigitAnswer = { id: number; text: string; cpuMs: number } | { id: number; error: string };
+type DigitAnswer = { id: number; text: string; cpuMs: number } | { id: number; error: string; unreadable: boolean };
 
 export class DigitListenerBusyError extends Error {
   override name = 'DigitListenerBusyError';
@@ -51,7 +51,7 @@ export function createDigitListener({ maxQueue = 32 }: { maxQueue?: number } = {
     thread.on('message', (answer: DigitAnswer) => {
       const job = waiting.get(answer.id);
       waiting.delete(answer.id);
-      if ('error' in answer) job?.reject(new Error(`digit recogniser: ${answer.error}`));
+      if ('error' in answer) job?.reject(answer.unreadable ? new UnreadableRecordingError(answer.error) : new Error(`digit recogniser: ${answer.error}`));
       else {
         lastCpuMs = answer.cpuMs;
         job?.resolve(answer.text);

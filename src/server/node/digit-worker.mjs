@@ -12,20 +12,44 @@ import { fileURLToPath } from 'node:url';
 
 const MODELS = { en: 'en-us', fr: 'fr-fr' };
 let module;
+/** One decoder a language, its acoustic model loaded once (about 25 MB of the worker's memory each). */
 const decoders = new Map();
 
+/**
+ * The language's decoder, its audio front end set for `sampleRate`. A recording at another rate
+ * than the last rebuilds the front end alone, not the model: a decoder a rate grew the worker by
+ * 25 MB for every new rate a caller chose.
+ */
 async function decoderFor(language, sampleRate) {
-  const key = `${language} ${sampleRate}`;
-  if (!decoders.has(key)) {
+  let decoder = decoders.get(language);
+  if (!decoder) {
     // Its models are found by an absolute path: beside the package's own module.
     const base = join(dirname(fileURLToPath(import.meta.resolve('soundswallower'))), 'model');
     module ??= await (await import('soundswallower')).default({ modelBase: `${base}/` });
-    const decoder = new module.Decoder({ hmm: module.get_model_path(MODELS[language]), samprate: sampleRate, loglevel: 'FATAL' });
-    await decoder.initialize();
-    decoders.set(key, decoder);
+    decoder = new module.Decoder({ hmm: module.get_model_path(MODELS[language]), samprate: sampleRate, loglevel: 'FATAL' });
+    try {
+      await decoder.initialize();
+    } catch (error) {
+      decoder.delete();
+      throw unframed(error);
+    }
+    decoders.set(language, decoder);
+  } else if (decoder.get_config('samprate') !== sampleRate) {
+    decoder.set_config('samprate', sampleRate);
+    try {
+      await decoder.reinitialize_audio();
+    } catch (error) {
+      // A front end that could not be built leaves the decoder unusable: the next recording makes another.
+      decoders.delete(language);
+      decoder.delete();
+      throw unframed(error);
+    }
   }
-  return decoders.get(key);
+  return decoder;
 }
+
+/** PocketSphinx builds no front end at some rates (20 kHz): the recording's, marked so, not the server's. */
+const unframed = (error) => (String(error?.message).includes('frontend') ? Object.assign(error, { unreadable: true }) : error);
 
 parentPort.on('message', async ({ id, samples, sampleRate, language, grammar }) => {
   const started = process.cpuUsage();
@@ -38,6 +62,6 @@ parentPort.on('message', async ({ id, samples, sampleRate, language, grammar }) 
     const { user, system } = process.cpuUsage(started);
     parentPort.postMessage({ id, text: decoder.get_text(), cpuMs: (user + system) / 1000 });
   } catch (error) {
-    parentPort.postMessage({ id, error: String(error?.message ?? error) });
+    parentPort.postMessage({ id, error: String(error?.message ?? error), unreadable: error?.unreadable === true });
   }
 });

@@ -10,7 +10,8 @@ import { MemoryStore } from '../../../src/server/index.js';
 import { createDigitListener, createVerifyHandler as createNodeHandler } from '../../../src/server/node/index.js';
 import type { VoiceChallenge } from '../../../src/core/protocol.js';
 import { setup } from '../server/handler-setup.js';
-import { sayDigits } from './spoken.js';
+import { degrade, sayDigits } from './spoken.js';
+import { encodeWav } from '../../../src/core/wav.js';
 
 const listener = createDigitListener();
 after(() => listener.close());
@@ -85,6 +86,28 @@ describe('handler: spoken digits (voiceLiveness), two instances on one store', (
     assert.equal((await t.call('verify-by-voice', { query_audio: said, nonce }, as)).status, 200);
     const again = await t.call('verify-by-voice', { query_audio: said, nonce }, as);
     assert.deepEqual([again.status, again.json.error.code], [400, 'liveness_required']);
+  });
+
+  it('a recording at a rate no microphone gives, or one the recogniser cannot frame: refused as a bad sample, the service not paid, before its challenge is spent where the rate alone says so', async () => {
+    const { nonce, digits } = await challenge();
+    const said = await sayDigits(digits, 'slt');
+    const before = t.calls('verify-by-voice');
+    // 1 MHz: the recogniser took more than ten minutes over one second of it, every voice check behind it.
+    const fast = await t.call('verify-by-voice', { query_audio: b64(encodeWav(new Float32Array(1_000_000), 1_000_000)), nonce }, as);
+    assert.deepEqual([fast.status, fast.json.error.code, fast.json.error.message], [422, 'bad_sample', 'The recording must be sampled at 8 to 48 kHz.']);
+    const slow = await t.call('verify-by-voice', { query_audio: b64(degrade(said, { rate: 4000 })), nonce }, as);
+    assert.deepEqual([slow.status, slow.json.error.code], [422, 'bad_sample']);
+    // PocketSphinx builds no front end at 20 kHz: the sender's to record again, not a fault of the server's.
+    const unframed = await t.call('verify-by-voice', { query_audio: b64(degrade(said, { rate: 20_000 })), nonce }, as);
+    assert.deepEqual([unframed.status, unframed.json.error.code, unframed.json.error.message], [422, 'bad_sample', 'The recording could not be heard at its sample rate: record it at 16 kHz.']);
+    assert.equal(t.calls('verify-by-voice'), before);
+    // The recogniser still hears the next ones, at whatever rate from 8 to 48 kHz (at 8 kHz the
+    // emulator's voice model may not match the registered 16 kHz voice: its answer, not the digits').
+    for (const rate of [44_100, 8_000, 16_000]) {
+      const next = await challenge();
+      const res = await t.call('verify-by-voice', { query_audio: b64(degrade(await sayDigits(next.digits, 'slt'), { rate })), nonce: next.nonce }, as);
+      assert.ok(res.status === 200 || (rate === 8_000 && res.json.error.code === 'no_match'), `${rate} Hz: ${JSON.stringify(res.json)}`);
+    }
   });
 
   it('another session cannot answer the challenge of this one', async () => {
