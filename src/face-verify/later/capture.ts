@@ -169,6 +169,11 @@ export function captureTools(element: CameraHost) {
       await element.updateComplete;
       element.renderRoot.querySelector<HTMLElement>('[part~="stop"]')?.focus();
       element.announce(element.t.lightShowing);
+      // "Keep still" is timed from when the live region holds it (announce writes it on the next
+      // frame), not from the press: on a loaded phone that frame came 0.3 s late, time taken from
+      // a screen reader's second to say it before the first colour.
+      await new Promise<void>((resolve) => (requestAnimationFrame(() => resolve()), setTimeout(resolve, 500)));
+      await element.updateComplete;
       watchDuringLight();
       const host = { flow: element.flow, video, lightbox: () => element.renderRoot.querySelector<HTMLElement>('.lighting'), snapshot };
       await code.showLight(host, { ...light, holdMs: heldMs(light) });
