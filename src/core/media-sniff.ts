@@ -4,11 +4,11 @@
  */
 import { readWavHeader, type WavHeader } from './wav.js';
 
-/** What the service is known to take (demo/pages/emulator.md, live quirks); the handler checks it before paying for a comparison. */
 /**
- * What a sample must be before anything is paid for it. A recording's rate is a telephone's to a
- * studio's: the digits' recogniser takes a second to frame a second of audio at 200 kHz, and more
- * than ten minutes at 1 MHz, with the voice checks of the whole process queued behind it.
+ * What the service is known to take (demo/pages/emulator.md, live quirks); the handler checks it
+ * before paying for a comparison. A recording's rate is a telephone's to a studio's: beyond it, the
+ * digits' recogniser took a quarter of a second of CPU over one second of audio at 200 kHz, and
+ * more than ten minutes over one second at 1 MHz, the process's voice checks queued behind it.
  */
 export const SAMPLE_BOUNDS = { minImageSide: 64, maxImageSide: 4096, minAudioSeconds: 1, maxAudioSeconds: 30, minAudioRate: 8_000, maxAudioRate: 48_000 } as const;
 

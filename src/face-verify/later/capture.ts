@@ -170,8 +170,8 @@ export function captureTools(element: CameraHost) {
       element.renderRoot.querySelector<HTMLElement>('[part~="stop"]')?.focus();
       element.announce(element.t.lightShowing);
       // "Keep still" is timed from when the live region holds it (announce writes it on the next
-      // frame), not from the press: on a loaded phone that frame came 0.3 s late, time taken from
-      // a screen reader's second to say it before the first colour.
+      // frame), not from the press: on a loaded machine (WebKit in CI) that frame came 0.3 s late,
+      // time taken from a screen reader's second to say it before the first colour.
       await new Promise<void>((resolve) => (requestAnimationFrame(() => resolve()), setTimeout(resolve, 500)));
       await element.updateComplete;
       watchDuringLight();
