@@ -22,29 +22,26 @@ const decoders = new Map();
  */
 async function decoderFor(language, sampleRate) {
   let decoder = decoders.get(language);
-  if (!decoder) {
+  const fresh = !decoder;
+  if (fresh) {
     // Its models are found by an absolute path: beside the package's own module.
     const base = join(dirname(fileURLToPath(import.meta.resolve('soundswallower'))), 'model');
     module ??= await (await import('soundswallower')).default({ modelBase: `${base}/` });
     decoder = new module.Decoder({ hmm: module.get_model_path(MODELS[language]), samprate: sampleRate, loglevel: 'FATAL' });
-    try {
-      await decoder.initialize();
-    } catch (error) {
-      decoder.delete();
-      throw unframed(error);
-    }
-    decoders.set(language, decoder);
-  } else if (decoder.get_config('samprate') !== sampleRate) {
+  } else if (decoder.get_config('samprate') === sampleRate) {
+    return decoder;
+  } else {
     decoder.set_config('samprate', sampleRate);
-    try {
-      await decoder.reinitialize_audio();
-    } catch (error) {
-      // A front end that could not be built leaves the decoder unusable: the next recording makes another.
-      decoders.delete(language);
-      decoder.delete();
-      throw unframed(error);
-    }
   }
+  try {
+    await (fresh ? decoder.initialize() : decoder.reinitialize_audio());
+  } catch (error) {
+    // A decoder whose front end could not be built is unusable: the next recording makes another.
+    decoders.delete(language);
+    decoder.delete();
+    throw unframed(error);
+  }
+  decoders.set(language, decoder);
   return decoder;
 }
 
