@@ -61,8 +61,12 @@ interface Challenge {
 }
 type Model = 'first' | 'second';
 const MODELS: Record<Model, string> = { first: 'first model', second: 'second model' };
-/** The tints painted on her recording: with a soft edge, and shaped as an egg facing the screen. */
-const PAINTS: PaintEdge[] = ['soft', 'shaped'];
+/**
+ * The tints painted on her recording: even inside the outline (what the falloff rule is for, refused
+ * every time on the rendered heads), with a soft edge, and shaped as an egg facing the screen.
+ */
+const PAINTS: PaintEdge[] = ['hard', 'soft', 'shaped'];
+const PAINTED: Record<PaintEdge, string> = { hard: 'evenly inside the outline', soft: 'its edge soft', shaped: 'shaped as an egg facing the screen' };
 
 interface Motion {
   motion: 'still' | 'moving' | 'turning';
@@ -201,18 +205,23 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
     assert.equal(row('the same footage, no light (a recording)', results, false), 0);
   });
 
-  it('her recording painted with one tint, its edge soft or shaped as an egg: measured, the table says how often (known gaps)', () => {
+  // Known gaps, all three: on this footage (the face 18 to 30 % of the frame, talking and moving)
+  // each cell's colour moves with the person as much as with the light, so the falloff read across
+  // the face spreads from 0.15 to 1.1 for an even tint, where people on the second model reach 0.89.
+  // Reading it from bands of cells averaged first, or from the inner cells alone, did not separate
+  // them either (the liveness page says so).
+  it('her recording painted with one tint, evenly, its edge soft or shaped as an egg: measured, the table says how often (known gaps)', () => {
     for (const edge of PAINTS) {
       const results = windows.map((window) => {
         const { asked, frames } = window.painted.get(edge)!;
         return { at: window.at, ...verdictOf(frames, asked) };
       });
-      row(`her recording painted with one tint, ${edge === 'soft' ? 'its edge soft' : 'shaped as an egg facing the screen'}`, results, false);
+      row(`her recording painted with one tint, ${PAINTED[edge]}`, results, false);
     }
   });
 
   it('prints the table, each kind measured', () => {
-    assert.equal(rows.length, 13, 'on each model the person still, moving and turning, another challenge and an earlier session; the recording; two paints');
+    assert.equal(rows.length, 14, 'on each model the person still, moving and turning, another challenge and an earlier session; the recording; three paints');
     const widths = windows.map((w) => w.faceWidth);
     console.log([`# real webcam footage: ${windows.length} windows of ${LIGHT.colours} frames, the face ${Math.round(100 * Math.min(...widths))} to ${Math.round(100 * Math.max(...widths))} % of the frame's width, ${SEQUENCES} challenges each`, '# | presented to the light | presented | accepted | rate | refused for (a refusal may break several rules) |', '# |---|---|---|---|---|', ...rows].join('\n'));
   });
