@@ -36,6 +36,33 @@ export function brightnessOf(image: Rgba): number {
   return sum / (image.width * image.height);
 }
 
+/**
+ * The first model of the screen's light on a real face (real-light.test.ts's): `frame` as the
+ * camera sees it with the screen showing `colour`, before the camera's own adjustments (`camera`),
+ * the face's landmarks known: an ellipsoid on the face, its skin taking the light by its cosine to
+ * the screen, a tenth as much on everything beyond it.
+ */
+export function reflect(frame: Rgba, landmarks: Point[], colour: LightColour, strength: number): Rgba {
+  const jaw = landmarks.slice(0, 17);
+  const cx = (jaw[0]!.x + jaw[16]!.x) / 2;
+  const a = (jaw[16]!.x - jaw[0]!.x) / 2;
+  // From the brows to the chin, centred a little above the nose: the face's ellipse, as head.ts's.
+  const cy = (landmarks[27]!.y + landmarks[8]!.y) / 2 - 0.15 * a;
+  const b = 1.4 * a;
+  const rgb = linearOf(colour);
+  const out = new Uint8ClampedArray(frame.data.length);
+  for (let y = 0; y < frame.height; y++) {
+    for (let x = 0; x < frame.width; x++) {
+      const r2 = ((x - cx) / (1.05 * a)) ** 2 + ((y - cy) / b) ** 2;
+      const facing = r2 < 1 ? Math.sqrt(1 - r2) : 0.1;
+      const i = (y * frame.width + x) * 4;
+      for (let c = 0; c < 3; c++) out[i + c] = toSrgb(toLinear(frame.data[i + c]!) * (1 + strength * facing * rgb[c]!));
+      out[i + 3] = 255;
+    }
+  }
+  return { data: out, width: frame.width, height: frame.height };
+}
+
 /** Adds `strength` of each colour's linear light to every pixel: a screen's glass reflecting it over the picture behind. */
 export function glass(image: Rgba, colour: LightColour, strength: number): Rgba {
   const rgb = linearOf(colour);

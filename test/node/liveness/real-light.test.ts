@@ -11,11 +11,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFacePool } from '../../../src/server/node/face-pool.js';
 import type { FaceFound } from '../../../src/server/liveness/judge.js';
-import { judgeLight, LIGHT, linearOf, measureLight, randomLight, type LightColour, type LitFace } from '../../../src/server/liveness/light.js';
-import { eyeCentres, poseOf, type Point } from '../../../src/server/liveness/geometry.js';
+import { judgeLight, LIGHT, measureLight, randomLight, type LightColour, type LitFace } from '../../../src/server/liveness/light.js';
+import { eyeCentres, poseOf } from '../../../src/server/liveness/geometry.js';
 import { FIXTURES } from '../helpers.js';
-import { toLinear, toSrgb, type Rgba } from './head.js';
-import { brightnessOf, camera, earlierAnswer, jpegOf, paint, ruleBroken, seeded, type PaintEdge } from './lit-frames.js';
+import type { Rgba } from './head.js';
+import { brightnessOf, camera, earlierAnswer, jpegOf, paint, reflect, ruleBroken, seeded, type PaintEdge } from './lit-frames.js';
 import { litBySecondModel, secondWebcam } from './second-light.js';
 import { videoFrames } from './video-frames.js';
 
@@ -25,28 +25,6 @@ after(() => pool.close());
 const INDOOR = 0.3;
 /** Challenges answered on each window of frames. */
 const SEQUENCES = 3;
-
-/** `frame` as the camera sees it with the screen showing `colour`, the face's landmarks known. */
-function reflect(frame: Rgba, landmarks: Point[], colour: LightColour, strength: number): Rgba {
-  const jaw = landmarks.slice(0, 17);
-  const cx = (jaw[0]!.x + jaw[16]!.x) / 2;
-  const a = (jaw[16]!.x - jaw[0]!.x) / 2;
-  // From the brows to the chin, centred a little above the nose: the face's ellipse, as head.ts's.
-  const cy = (landmarks[27]!.y + landmarks[8]!.y) / 2 - 0.15 * a;
-  const b = 1.4 * a;
-  const rgb = linearOf(colour);
-  const out = new Uint8ClampedArray(frame.data.length);
-  for (let y = 0; y < frame.height; y++) {
-    for (let x = 0; x < frame.width; x++) {
-      const r2 = ((x - cx) / (1.05 * a)) ** 2 + ((y - cy) / b) ** 2;
-      const facing = r2 < 1 ? Math.sqrt(1 - r2) : 0.1;
-      const i = (y * frame.width + x) * 4;
-      for (let c = 0; c < 3; c++) out[i + c] = toSrgb(toLinear(frame.data[i + c]!) * (1 + strength * facing * rgb[c]!));
-      out[i + 3] = 255;
-    }
-  }
-  return { data: out, width: frame.width, height: frame.height };
-}
 
 async function observed(images: (Rgba | Uint8Array)[]): Promise<(LitFace | null)[]> {
   const found = (await pool.observe({ moves: [], light: images.map((image) => (image instanceof Uint8Array ? image : jpegOf(image))) })).light;

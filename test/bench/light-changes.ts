@@ -1,0 +1,111 @@
+// A study for the light challenge's next step, not a budget: read at each change of colour (the
+// frame just before it and the one just after, 0.1 s apart, between which a face barely moves)
+// rather than one frame a colour, does the screen's reflection tell a person from an earlier
+// session's frames? The fixtures' real webcam clips at 10 frames a second, each window of 3.2 s
+// lit by eight colours of 0.4 s under both models of the light (the real-light test's and
+// second-light.ts's), read by the face models' workers. An earlier session's frames answer a new
+// challenge three ways: for each change asked, the last frame under the earlier colour nearest the
+// one before and the first under the earlier colour nearest the one after (A); a frame from the
+// middle of each (B); the earlier session's own change nearest the one asked, its frames 0.1 s
+// apart as a person's (C). Prints each reading's spread, and how many pass a pair of limits.
+// Usage: node --import tsx test/bench/light-changes.ts   (about seven minutes on two cores)
+import { createFacePool } from '../../src/server/node/face-pool.js';
+import type { FaceFound } from '../../src/server/liveness/judge.js';
+import { LIGHT, measureLight, randomLight, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
+import { FIXTURES } from '../node/helpers.js';
+import type { Rgba } from '../node/liveness/head.js';
+import { brightnessOf, camera, jpegOf, nearestColour, reflect, seeded, tintDistance } from '../node/liveness/lit-frames.js';
+import { litBySecondModel, secondWebcam } from '../node/liveness/second-light.js';
+import { videoFrames } from '../node/liveness/video-frames.js';
+
+/** Frames a colour at 10 a second. */
+const PER = 4;
+const INDOOR = 0.3;
+const pool = createFacePool({ workers: 2 });
+const observed = async (images: (Rgba | Uint8Array)[]) =>
+  (await pool.observe({ moves: [], light: images.map((image) => (image instanceof Uint8Array ? image : jpegOf(image))) })).light.map((faces) =>
+    faces.length === 1 ? { landmarks: (faces[0] as FaceFound).landmarks, colours: (faces[0] as FaceFound).colours! } : null);
+
+type Frame = LitFace | null | undefined;
+interface Session { asked: LightColour[]; frames: Frame[] }
+/** Each change's frames: the last under colour i, the first under colour i + 1. */
+const changesOf = (session: Session) => session.asked.slice(1).map((_, i) => [session.frames[PER * i + PER - 1], session.frames[PER * (i + 1)]] as const);
+
+/**
+ * A change read from its two frames alone: the face's colour step against the step asked (the
+ * judge's `order` on two frames is their cosine), and its gain. Over the challenge: the lowest
+ * cosine, and the farthest a change's gain lies from the median change's, as a share of it (one
+ * face at one distance takes every change alike).
+ */
+function readChanges(pairs: (readonly [Frame, Frame])[], asked: LightColour[]) {
+  const measures = pairs.map(([before, after], i) => (before && after ? measureLight([before, after], [asked[i]!, asked[i + 1]!]) : null));
+  if (measures.some((m) => !m)) return null;
+  const gains = measures.map((m) => m!.gain).sort((a, b) => a - b);
+  const median = gains[gains.length >> 1]!;
+  return { lowest: Math.min(...measures.map((m) => m!.order)), spread: Math.max(...gains.map((g) => Math.abs(g - median))) / Math.abs(median) };
+}
+
+/** Answers from an earlier session's frames to the changes `asked`. */
+const ATTACKS: Record<string, (earlier: Session, asked: LightColour[]) => (readonly [Frame, Frame])[]> = {
+  'A: nearest colours, the frames at their edges': (earlier, asked) =>
+    asked.slice(1).map((colour, i) => [earlier.frames[PER * nearestColour(earlier.asked, asked[i]!) + PER - 1], earlier.frames[PER * nearestColour(earlier.asked, colour)]] as const),
+  'B: nearest colours, frames from their middles': (earlier, asked) =>
+    asked.slice(1).map((colour, i) => [earlier.frames[PER * nearestColour(earlier.asked, asked[i]!) + 1], earlier.frames[PER * nearestColour(earlier.asked, colour) + 1]] as const),
+  'C: the earlier change nearest the one asked': (earlier, asked) => {
+    const changes = changesOf(earlier);
+    return asked.slice(1).map((colour, i) => {
+      const distance = (j: number) => tintDistance(earlier.asked[j]!, asked[i]!) + tintDistance(earlier.asked[j + 1]!, colour);
+      return changes[changes.reduce((best, _, j) => (distance(j) < distance(best) ? j : best), 0)]!;
+    });
+  },
+};
+
+const readings: Record<string, { lowest: number; spread: number }[]> = {};
+const random = seeded(7);
+const window = LIGHT.colours * PER;
+for (const [clip, hand] of [['webcam_closer_farther_1', [43, 52]], ['webcam_closer_farther_2', [0, 0]]] as const) {
+  // In parts: one long seek through the clip outlasts the browser's protocol timeout.
+  const frames: Rgba[] = [];
+  for (let from = 0; ; from += 6.4) {
+    const part = await videoFrames(`${FIXTURES}liveness/${clip}.mp4`, { step: 0.1, from, to: from + 6.35 });
+    frames.push(...part);
+    if (part.length < 64) break;
+  }
+  const unlit = await observed(frames);
+  for (let start = 0; start + window <= frames.length; start += window) {
+    // Her hand over her chin (the fixtures' manifest): not a face held to the screen.
+    if ((start + window) / 10 > hand[0] && start / 10 < hand[1]) continue;
+    const at = Array.from({ length: window }, (_, i) => start + i);
+    if (at.some((i) => !unlit[i])) continue;
+    for (const model of ['first', 'second'] as const) {
+      const sessions: Session[] = [];
+      for (let k = 0; k < 3; k++) {
+        const asked = randomLight(LIGHT.colours, random);
+        const colour = (j: number) => asked[Math.floor(j / PER)]!;
+        const lit = model === 'first'
+          ? at.map((i, j) => camera(reflect(frames[i]!, unlit[i]!.landmarks, colour(j), INDOOR), brightnessOf(frames[i]!)))
+          : secondWebcam(at.map((i, j) => litBySecondModel(frames[i]!, unlit[i]!.landmarks, colour(j), INDOOR)), brightnessOf(frames[start]!), random);
+        sessions.push({ asked, frames: await observed(lit) });
+      }
+      sessions.forEach((session, k) => {
+        const add = (kind: string, reading: ReturnType<typeof readChanges>) => reading && (readings[`${kind}, ${model} model`] ??= []).push(reading);
+        add('the person', readChanges(changesOf(session), session.asked));
+        // Each session answered from the one before it on the same window: the same face, the same moments.
+        for (const [name, answer] of Object.entries(ATTACKS)) add(`earlier frames, ${name}`, readChanges(answer(sessions[(k + 2) % 3]!, session.asked), session.asked));
+      });
+    }
+  }
+}
+await pool.close();
+
+const spread = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [0, 0.05, 0.5, 0.95, 1].map((p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2)).join(' ');
+};
+const LIMITS = [[0.85, 0.4], [0.9, 0.3], [0.9, 0.25]] as const;
+console.log(`| presented | challenges | lowest change agreement (min, 5th, median, 95th, max) | gains' spread | ${LIMITS.map(([c, s]) => `passing ${c} and ${s}`).join(' | ')} |`);
+console.log(`|---|---|---|---|${LIMITS.map(() => '---|').join('')}`);
+for (const [kind, values] of Object.entries(readings)) {
+  const passing = LIMITS.map(([cosine, gains]) => values.filter((v) => v.lowest >= cosine && v.spread <= gains).length);
+  console.log(`| ${kind} | ${values.length} | ${spread(values.map((v) => v.lowest))} | ${spread(values.map((v) => v.spread))} | ${passing.join(' | ')} |`);
+}
