@@ -92,6 +92,17 @@ describe('handler: the light challenge (on by default with liveness), three inst
     assert.deepEqual([res.status, res.json.error.reason], [422, 'light_not_seen']);
   });
 
+  it('one frame under the light sent again for another colour (a script reusing frames): refused before any model runs, the service not paid, the tries said', async () => {
+    const { nonce, moves, light } = await challenge();
+    const lit = obama.lit(light.colours);
+    lit[5] = lit[2]!;
+    const [before, paid] = [observed, t.calls('verify-by-face')];
+    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit }, as('obama'));
+    assert.deepEqual([res.status, res.json.error.code, res.json.error.reason], [422, 'liveness_failed', 'light_not_seen']);
+    assert.equal(typeof res.json.error.attemptsLeft, 'number');
+    assert.deepEqual([observed, t.calls('verify-by-face')], [before, paid]);
+  });
+
   it('a person holding the phone in a hand, the picture moving with it while the colours show: verified', async () => {
     const { nonce, moves, light } = await challenge();
     const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours, { carry: 8 }) }, as('obama'));
