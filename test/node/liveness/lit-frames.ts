@@ -4,6 +4,8 @@
  * to the picture), and what an attacker could send instead: the same head unlit (a recording), its
  * frames under other colours, the recording behind a screen's glass that reflects the colours over
  * everything, one tint painted evenly over the face's outline, a flat print lit by the screen.
+ * And the first model of the light on a real face's frames (`reflect`), which the real-light test
+ * and the light-changes study share.
  */
 import { inside, type Point } from '../../../src/server/liveness/geometry.js';
 import { LIGHT_LIMITS, linearOf, tintOf, type LightColour, type LightMeasures } from '../../../src/server/liveness/light.js';
