@@ -128,7 +128,7 @@ describe('handler: voiceDigitsFallback', () => {
       assert.equal((await t.call('enroll-voice', { audio: b64(await sayDigits(first.digits, 'rms')), nonce: first.nonce }, as)).status, 200);
       const { nonce, digits } = (await t.call('voice-challenge', { lang: 'ur' }, as)).json as VoiceChallenge;
       const res = await t.call('verify-by-voice', { query_audio: b64(await sayDigits(digits, 'rms')), nonce }, as);
-      assert.deepEqual([res.status, res.json.presence], [200, true]);
+      assert.deepEqual([res.status, res.json.presence], [200, true], JSON.stringify(res.json));
     } finally {
       await t.close();
     }
