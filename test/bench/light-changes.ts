@@ -11,11 +11,10 @@
 // pass a pair of limits (and today's rules too).
 // Usage: node --import tsx test/bench/light-changes.ts   (about eleven minutes on two cores)
 import { createFacePool } from '../../src/server/node/face-pool.js';
-import type { FaceFound } from '../../src/server/liveness/judge.js';
 import { judgeLight, LIGHT, measureLight, randomLight, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
 import { FIXTURES } from '../node/helpers.js';
 import type { Rgba } from '../node/liveness/head.js';
-import { brightnessOf, camera, jpegOf, nearestColour, reflect, seeded, tintDistance } from '../node/liveness/lit-frames.js';
+import { brightnessOf, camera, nearestColour, observeLit, reflect, seeded, spreadOf, tintDistance } from '../node/liveness/lit-frames.js';
 import { litBySecondModel, secondWebcam } from '../node/liveness/second-light.js';
 import { videoFrames } from '../node/liveness/video-frames.js';
 
@@ -23,9 +22,7 @@ import { videoFrames } from '../node/liveness/video-frames.js';
 const PER = 4;
 const INDOOR = 0.3;
 const pool = createFacePool({ workers: 2 });
-const observed = async (images: (Rgba | Uint8Array)[]) =>
-  (await pool.observe({ moves: [], light: images.map((image) => (image instanceof Uint8Array ? image : jpegOf(image))) })).light.map((faces) =>
-    faces.length === 1 ? { landmarks: (faces[0] as FaceFound).landmarks, colours: (faces[0] as FaceFound).colours! } : null);
+const observed = (images: (Rgba | Uint8Array)[]) => observeLit(pool, images);
 
 type Frame = LitFace | null | undefined;
 interface Session { asked: LightColour[]; frames: Frame[] }
@@ -115,10 +112,6 @@ for (const [clip, hand] of [['webcam_closer_farther_1', [43, 52]], ['webcam_clos
 }
 await pool.close();
 
-const spread = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return [0, 0.05, 0.5, 0.95, 1].map((p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2)).join(' ');
-};
 const LIMITS = [[0.85, 0.4], [0.9, 0.3], [0.9, 0.25]] as const;
 console.log(`| presented | challenges | lowest change agreement (min, 5th, median, 95th, max) | gains' spread | passing today's rules | ${LIMITS.map(([c, s]) => `passing ${c} and ${s} (and today's)`).join(' | ')} |`);
 console.log(`|---|---|---|---|---|${LIMITS.map(() => '---|').join('')}`);
@@ -127,5 +120,5 @@ for (const [kind, values] of Object.entries(readings)) {
     const changes = values.filter((v) => v.lowest >= cosine && v.spread <= gains);
     return `${changes.length} (${changes.filter((v) => v.today).length})`;
   });
-  console.log(`| ${kind} | ${values.length} | ${spread(values.map((v) => v.lowest))} | ${spread(values.map((v) => v.spread))} | ${values.filter((v) => v.today).length} | ${passing.join(' | ')} |`);
+  console.log(`| ${kind} | ${values.length} | ${spreadOf(values.map((v) => v.lowest))} | ${spreadOf(values.map((v) => v.spread))} | ${values.filter((v) => v.today).length} | ${passing.join(' | ')} |`);
 }

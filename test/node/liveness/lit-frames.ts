@@ -8,7 +8,8 @@
  * and the light-changes study share.
  */
 import { inside, type Point } from '../../../src/server/liveness/geometry.js';
-import { LIGHT_LIMITS, linearOf, tintOf, type LightColour, type LightMeasures } from '../../../src/server/liveness/light.js';
+import type { FaceFound, FaceObserver } from '../../../src/server/liveness/judge.js';
+import { LIGHT_LIMITS, linearOf, tintOf, type LightColour, type LightMeasures, type LitFace } from '../../../src/server/liveness/light.js';
 import { render, toJpeg, toLinear, toSrgb, type Pose, type Rgba, type Shape } from './head.js';
 
 /**
@@ -168,6 +169,18 @@ export function underColour(pose: LitPose, colour: LightColour | null, strength 
 }
 
 export const jpegOf = (image: Rgba) => toJpeg(image, 85);
+
+/** What the face models find in frames under the light (JPEG'd here where not yet): the one face of each, or null where there is none or more. */
+export async function observeLit(pool: FaceObserver, images: (Rgba | Uint8Array)[]): Promise<(LitFace | null)[]> {
+  const found = (await pool.observe({ moves: [], light: images.map((image) => (image instanceof Uint8Array ? image : jpegOf(image))) })).light;
+  return found.map((faces) => (faces.length === 1 ? { landmarks: (faces[0] as FaceFound).landmarks, colours: (faces[0] as FaceFound).colours! } : null));
+}
+
+/** A measure's spread, for the tables' margins: its minimum, 5th, 50th and 95th percentiles and maximum. */
+export function spreadOf(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [0, 0.05, 0.5, 0.95, 1].map((p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2)).join(' ');
+}
 
 /** A seeded generator: the same renders and sequences on every run. */
 export function seeded(seed: number): () => number {

@@ -10,12 +10,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFacePool } from '../../../src/server/node/face-pool.js';
-import type { FaceFound } from '../../../src/server/liveness/judge.js';
 import { judgeLight, LIGHT, measureLight, randomLight, type LightColour, type LitFace } from '../../../src/server/liveness/light.js';
 import { eyeCentres, poseOf } from '../../../src/server/liveness/geometry.js';
 import { FIXTURES } from '../helpers.js';
 import type { Rgba } from './head.js';
-import { brightnessOf, camera, earlierAnswer, jpegOf, paint, reflect, ruleBroken, seeded, type PaintEdge } from './lit-frames.js';
+import { brightnessOf, camera, earlierAnswer, observeLit, paint, reflect, ruleBroken, seeded, spreadOf, type PaintEdge } from './lit-frames.js';
 import { litBySecondModel, secondWebcam } from './second-light.js';
 import { videoFrames } from './video-frames.js';
 
@@ -26,10 +25,7 @@ const INDOOR = 0.3;
 /** Challenges answered on each window of frames. */
 const SEQUENCES = 3;
 
-async function observed(images: (Rgba | Uint8Array)[]): Promise<(LitFace | null)[]> {
-  const found = (await pool.observe({ moves: [], light: images.map((image) => (image instanceof Uint8Array ? image : jpegOf(image))) })).light;
-  return found.map((faces) => (faces.length === 1 ? { landmarks: (faces[0] as FaceFound).landmarks, colours: (faces[0] as FaceFound).colours! } : null));
-}
+const observed = (images: (Rgba | Uint8Array)[]) => observeLit(pool, images);
 
 /** Colours asked, and the frames under them by each model of the light: this file's, and second-light.ts's. */
 interface Challenge {
@@ -152,8 +148,7 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
       assert.ok(still.length >= 0.5 * results.length && moving.length > 0, `${still.length} still and ${moving.length} moving of ${results.length}`);
       // The margins: each measure's spread over these people (min, 5th, 50th, 95th percentile, max).
       const measured = windows.filter((w) => w.motion !== 'turning').flatMap((w) => w.challenges.map((c) => c[model].every(Boolean) && measureLight(c[model] as LitFace[], c.asked))).filter((m) => m !== false && m !== null);
-      const spread = (values: number[]) => { const v = [...values].sort((a, b) => a - b); return [0, 0.05, 0.5, 0.95, 1].map((p) => v[Math.min(v.length - 1, Math.floor(p * v.length))]!.toFixed(2)).join(' '); };
-      console.log((['order', 'each', 'gain', 'falloff', 'glare'] as const).map((key) => `# ${name}, people: ${key} ${spread(measured.map((m) => m[key]))}`).join('\n'));
+      console.log((['order', 'each', 'gain', 'falloff', 'glare'] as const).map((key) => `# ${name}, people: ${key} ${spreadOf(measured.map((m) => m[key]))}`).join('\n'));
       const refused = [...still, ...moving].filter((r) => !r.lit);
       // A known gap on the second model: its room takes less of the screen's light than the first's
       // (a fiftieth against a tenth) and its cheeks turn from the screen less steeply, so people's
