@@ -143,7 +143,9 @@ export async function openInDemo(page: Page, kind: 'face' | 'voice', mode: 'enro
   const tag = `${kind}-verify`;
   if (user) await signIn(page, user);
   if (user && mode === 'enroll') await passCodeInDemo(page);
-  await page.click(`#${kind}-mode input[value="${mode}"]`);
+  // Through the DOM, not at a point: the widgets above the radios grow as their configs arrive after
+  // a sign-in, and a click aimed before that once landed beside the voice's "Verify it's me".
+  await page.$eval(`#${kind}-mode input[value="${mode}"]`, (input) => (input as HTMLInputElement).click());
   try {
     await page.waitForFunction((t, m) => {
       const element = document.querySelector<any>(t);

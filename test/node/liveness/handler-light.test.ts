@@ -36,13 +36,25 @@ describe('handler: the light challenge (on by default with liveness), three inst
   let t: Awaited<ReturnType<typeof setup>>;
   const as = (user: string) => ({ user, session: `session-${user}` });
   const challenge = async (user = 'obama') => (await t.call('liveness-challenge', {}, as(user))).json as Required<LivenessChallenge>;
+  /**
+   * The person answering a challenge under the light as the widget lets them: once more where the
+   * colours were not read. On this rendered head the falloff rule refuses about one draw of colours
+   * in fifty (3 of 150 measured, falloff 0.69 to 0.72 against 0.68): the rule's BPCER here, which a
+   * test expecting every try to pass would meet as a flake.
+   */
+  const asPerson = async (route: string, options?: Parameters<Presenter['lit']>[1]) => {
+    for (let tries = 1; ; tries++) {
+      const { nonce, moves, light } = await challenge();
+      const res = await t.call(route, { nonce, ...obama.answer(moves), lit: obama.lit(light.colours, options) }, as('obama'));
+      if (tries === 2 || res.json.error?.reason !== 'light_not_seen') return res;
+    }
+  };
   before(async () => {
     // Each refusal counts as an attempt: enough of them for every case here.
     const store = new RedisStore(redis.client(), { prefix: `light${Math.random()}:` });
     t = await setup({ liveness: counting, store, limits: { biometricAttempts: { max: 100, windowSeconds: 900 } } }, {}, 3);
     await t.prove('obama');
-    const { nonce, moves, light } = await challenge();
-    const enrolled = await t.call('enroll-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+    const enrolled = await asPerson('enroll-face');
     assert.deepEqual([enrolled.status, enrolled.json], [200, { enrolled: true, kind: 'face' }]);
   });
   after(() => t.close());
@@ -68,9 +80,8 @@ describe('handler: the light challenge (on by default with liveness), three inst
   });
 
   it('a person close to the screen verifies: a receipt, the service paid once', async () => {
-    const { nonce, moves, light } = await challenge();
     const before = t.calls('verify-by-face');
-    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours) }, as('obama'));
+    const res = await asPerson('verify-by-face');
     assert.equal(res.status, 200, JSON.stringify(res.json));
     assert.equal(res.json.verified, true);
     assert.equal(t.calls('verify-by-face'), before + 1);
@@ -104,8 +115,7 @@ describe('handler: the light challenge (on by default with liveness), three inst
   });
 
   it('a person holding the phone in a hand, the picture moving with it while the colours show: verified', async () => {
-    const { nonce, moves, light } = await challenge();
-    const res = await t.call('verify-by-face', { nonce, ...obama.answer(moves), lit: obama.lit(light.colours, { carry: 8 }) }, as('obama'));
+    const res = await asPerson('verify-by-face', { carry: 8 });
     assert.equal(res.status, 200, JSON.stringify(res.json));
     assert.equal(res.json.verified, true);
   });
