@@ -9,7 +9,10 @@
 // middle of each (B); the earlier session's own change nearest the one asked, its frames 0.1 s
 // apart as a person's (C). Prints each reading's spread, how many pass today's rules, and how many
 // pass a pair of limits (and today's rules too).
-// Usage: node --import tsx test/bench/light-changes.ts   (about eleven minutes on two cores)
+// The widget fades each colour in over 0.2 s (for photosensitive people), so a frame 0.1 s after a
+// change sees half of it: `AFTER=2` reads each change from the frame 0.2 s into the new colour, after
+// the fade, 0.3 s from the one before it, as a widget keeping its fade could take them.
+// Usage: [AFTER=2] node --import tsx test/bench/light-changes.ts   (about eleven minutes on two cores)
 import { createFacePool } from '../../src/server/node/face-pool.js';
 import { judgeLight, LIGHT, measureLight, randomLight, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
 import { FIXTURES } from '../node/helpers.js';
@@ -26,8 +29,10 @@ const observed = (images: (Rgba | Uint8Array)[]) => observeLit(pool, images);
 
 type Frame = LitFace | null | undefined;
 interface Session { asked: LightColour[]; frames: Frame[] }
-/** Each change's frames: the last under colour i, the first under colour i + 1. */
-const changesOf = (session: Session) => session.asked.slice(1).map((_, i) => [session.frames[PER * i + PER - 1], session.frames[PER * (i + 1)]] as const);
+/** Which frame under a colour stands after its change: 0 the first, 0.1 s after the frame before it. */
+const AFTER = Number(process.env.AFTER ?? 0);
+/** Each change's frames: the last under colour i, and the `AFTER`-th under colour i + 1. */
+const changesOf = (session: Session) => session.asked.slice(1).map((_, i) => [session.frames[PER * i + PER - 1], session.frames[PER * (i + 1) + AFTER]] as const);
 
 /**
  * A change read from its two frames alone: the face's colour step against the step asked (the
@@ -50,7 +55,7 @@ function readChanges(pairs: (readonly [Frame, Frame])[], asked: LightColour[]) {
 const ATTACKS: Record<string, (earlier: Session, asked: LightColour[]) => { blocks: number[]; pairs: (readonly [Frame, Frame])[] }> = {
   'A: nearest colours, the frames at their edges': (earlier, asked) => {
     const blocks = asked.map((colour) => nearestColour(earlier.asked, colour));
-    return { blocks, pairs: blocks.slice(1).map((block, i) => [earlier.frames[PER * blocks[i]! + PER - 1], earlier.frames[PER * block]] as const) };
+    return { blocks, pairs: blocks.slice(1).map((block, i) => [earlier.frames[PER * blocks[i]! + PER - 1], earlier.frames[PER * block + AFTER]] as const) };
   },
   'B: nearest colours, frames from their middles': (earlier, asked) => {
     const blocks = asked.map((colour) => nearestColour(earlier.asked, colour));
@@ -113,6 +118,7 @@ for (const [clip, hand] of [['webcam_closer_farther_1', [43, 52]], ['webcam_clos
 await pool.close();
 
 const LIMITS = [[0.85, 0.4], [0.9, 0.3], [0.9, 0.25]] as const;
+console.log(`Each change read from frames ${((AFTER + 1) / 10).toFixed(1)} s apart.`);
 console.log(`| presented | challenges | lowest change agreement (min, 5th, median, 95th, max) | gains' spread | passing today's rules | ${LIMITS.map(([c, s]) => `passing ${c} and ${s} (and today's)`).join(' | ')} |`);
 console.log(`|---|---|---|---|---|${LIMITS.map(() => '---|').join('')}`);
 for (const [kind, values] of Object.entries(readings)) {
