@@ -11,7 +11,8 @@
 // pass a pair of limits (and today's rules too).
 // The widget fades each colour in over 0.2 s (for photosensitive people), so a frame 0.1 s after a
 // change sees half of it: `AFTER=2` reads each change from the frame 0.2 s into the new colour, after
-// the fade, 0.3 s from the one before it, as a widget keeping its fade could take them.
+// the fade, 0.3 s from the one before it, as a widget keeping its fade could take them (`AFTER=1`:
+// 0.2 s apart, as after a fade of 0.1 s).
 // Usage: [AFTER=2] node --import tsx test/bench/light-changes.ts   (about eleven minutes on two cores)
 import { createFacePool } from '../../src/server/node/face-pool.js';
 import { judgeLight, LIGHT, measureLight, randomLight, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
