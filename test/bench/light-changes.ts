@@ -15,7 +15,7 @@
 // 0.2 s apart, as after a fade of 0.1 s).
 // Usage: [AFTER=2] node --import tsx test/bench/light-changes.ts   (about eleven minutes on two cores)
 import { createFacePool } from '../../src/server/node/face-pool.js';
-import { judgeLight, LIGHT, measureLight, randomLight, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
+import { judgeLight, LIGHT, randomLight, readChanges as readPairs, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
 import { FIXTURES } from '../node/helpers.js';
 import type { Rgba } from '../node/liveness/head.js';
 import { brightnessOf, camera, nearestColour, observeLit, reflect, seeded, spreadOf, tintDistance } from '../node/liveness/lit-frames.js';
@@ -35,18 +35,10 @@ const AFTER = Number(process.env.AFTER ?? 0);
 /** Each change's frames: the last under colour i, and the `AFTER`-th under colour i + 1. */
 const changesOf = (session: Session) => session.asked.slice(1).map((_, i) => [session.frames[PER * i + PER - 1], session.frames[PER * (i + 1) + AFTER]] as const);
 
-/**
- * A change read from its two frames alone: the face's colour step against the step asked (the
- * judge's `order` on two frames is their cosine), and its gain. Over the challenge: the lowest
- * cosine, and the farthest a change's gain lies from the median change's, as a share of it (one
- * face at one distance takes every change alike).
- */
+/** The changes asked, as light.ts's `readChanges` reads them (null where a frame shows no face). */
 function readChanges(pairs: (readonly [Frame, Frame])[], asked: LightColour[]) {
-  const measures = pairs.map(([before, after], i) => (before && after ? measureLight([before, after], [asked[i]!, asked[i + 1]!]) : null));
-  if (measures.some((m) => !m)) return null;
-  const gains = measures.map((m) => m!.gain).sort((a, b) => a - b);
-  const median = gains[gains.length >> 1]!;
-  return { lowest: Math.min(...measures.map((m) => m!.order)), spread: Math.max(...gains.map((g) => Math.abs(g - median))) / Math.abs(median) };
+  if (!pairs.every(([before, after]) => before && after)) return null;
+  return readPairs(pairs as [LitFace, LitFace][], asked.slice(1).map((to, i) => [asked[i]!, to] as const));
 }
 
 /**
@@ -75,7 +67,7 @@ const ATTACKS: Record<string, (earlier: Session, asked: LightColour[]) => { bloc
 /** Today's rules on one frame a colour, the last of its four (the widget takes one 0.32 s into a colour's 0.4 s). */
 const today = (frames: Frame[], asked: LightColour[]) => frames.every(Boolean) && judgeLight(frames as LitFace[], asked).lit;
 
-const readings: Record<string, { lowest: number; spread: number; today: boolean }[]> = {};
+const readings: Record<string, { change: number; spread: number; today: boolean }[]> = {};
 const random = seeded(7);
 const window = LIGHT.colours * PER;
 for (const [clip, hand] of [['webcam_closer_farther_1', [43, 52]], ['webcam_closer_farther_2', [0, 0]]] as const) {
@@ -124,8 +116,8 @@ console.log(`| presented | challenges | lowest change agreement (min, 5th, media
 console.log(`|---|---|---|---|---|${LIMITS.map(() => '---|').join('')}`);
 for (const [kind, values] of Object.entries(readings)) {
   const passing = LIMITS.map(([cosine, gains]) => {
-    const changes = values.filter((v) => v.lowest >= cosine && v.spread <= gains);
+    const changes = values.filter((v) => v.change >= cosine && v.spread <= gains);
     return `${changes.length} (${changes.filter((v) => v.today).length})`;
   });
-  console.log(`| ${kind} | ${values.length} | ${spreadOf(values.map((v) => v.lowest))} | ${spreadOf(values.map((v) => v.spread))} | ${values.filter((v) => v.today).length} | ${passing.join(' | ')} |`);
+  console.log(`| ${kind} | ${values.length} | ${spreadOf(values.map((v) => v.change))} | ${spreadOf(values.map((v) => v.spread))} | ${values.filter((v) => v.today).length} | ${passing.join(' | ')} |`);
 }

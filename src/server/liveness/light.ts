@@ -106,6 +106,15 @@ export const LIGHT_LIMITS = {
    * on purpose, 0.79 at most); a cut to a face elsewhere in the frame jumps.
    */
   step: 1,
+  /**
+   * Each change of colour, read from its two frames alone, agrees with the change asked at least
+   * this much (a cosine), and no change's gain lies further than `spread` of the median change's
+   * from it. Set outside every person measured (on real footage, both models: changes 0.64 and
+   * more, spreads 0.67 at most; light-changes.ts and real-light.test.ts print them): an earlier
+   * session's frames, each from another moment of it, break one of them about one time in six.
+   */
+  change: 0.6,
+  spread: 0.8,
 };
 
 /** The screen's light on a face close to it, as a share of the room's light, that the expected pattern is shaped for. */
@@ -251,6 +260,34 @@ export interface LightMeasures {
   turned: number;
   /** The farthest either eye moved from one frame to the next, in that frame's eye distances. */
   step: number;
+  /** The lowest agreement of one change of colour, read from its two frames alone, with the change asked (a cosine). */
+  change: number;
+  /** The farthest one change's gain lies from the median change's, as a share of it. */
+  spread: number;
+}
+
+/**
+ * Changes of colour, each read from its two frames alone, the middle against the room: the lowest
+ * cosine of a change seen with the change asked (the judge's `order` on two frames), and the
+ * farthest one change's gain lies from the median change's, as a share of it. Between a person's
+ * frames 0.4 s apart the face has moved little, and one face at one distance takes every change
+ * alike; frames from an earlier session, each from another moment of it, seldom agree so closely
+ * at every change. `pairs[i]` are the frames before and after the change from `steps[i][0]` to
+ * `steps[i][1]` (light-changes.ts reads pairs the widget does not take).
+ */
+export function readChanges(pairs: readonly (readonly [LitFace, LitFace])[], steps: readonly (readonly [LightColour, LightColour])[]): { change: number; spread: number } | null {
+  const read = pairs.map((pair, i) => {
+    const regions = regionsOf(pair[0]);
+    const [middle, room] = [meansOf([...pair], regions.middle), meansOf([...pair], regions.room)];
+    if (!middle || !room) return null;
+    const [before, after] = middle.map((rgb, k) => minus(chroma(rgb), chroma(room[k]!)));
+    const [seen, asked] = [minus(after!, before!), minus(tintOf(steps[i]![1]), tintOf(steps[i]![0]))];
+    return { cosine: dot(seen, asked) / (Math.sqrt(dot(seen, seen) * dot(asked, asked)) || 1), gain: dot(seen, asked) / dot(asked, asked) };
+  });
+  if (read.some((r) => !r)) return null;
+  const gains = read.map((r) => r!.gain).sort((a, b) => a - b);
+  const median = gains[gains.length >> 1]!;
+  return { change: Math.min(...read.map((r) => r!.cosine)), spread: Math.max(...gains.map((g) => Math.abs(g - median))) / Math.abs(median) };
 }
 
 export function measureLight(frames: LitFace[], colours: readonly LightColour[]): LightMeasures | null {
@@ -264,8 +301,8 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   // Each step in the eye distance (the pose's size) of the frame it starts from.
   const step = Math.max(0, ...eyes.slice(1).map((pair, i) => Math.max(...pair.map((eye, k) => Math.hypot(eye.x - eyes[i]![k]!.x, eye.y - eyes[i]![k]!.y))) / poses[i]!.size));
   const regions = regionsOf(frames[0]!);
-  const [middle, room] = [meansOf(frames, regions.middle), meansOf(frames, regions.room)];
-  if (!middle || !room || regions.across.size < 2) return null;
+  const [middle, room, changes] = [meansOf(frames, regions.middle), meansOf(frames, regions.room), readChanges(frames.slice(1).map((after, i) => [frames[i]!, after] as const), colours.slice(1).map((to, i) => [colours[i]!, to] as const))];
+  if (!middle || !room || !changes || regions.across.size < 2) return null;
   // Against the room: a camera's white balance moves face and room alike.
   const against = (colours: Rgb[]) => centred(colours.map((rgb, i) => minus(chroma(rgb), chroma(room[i]!))));
   const expected = expectedPattern(colours);
@@ -286,7 +323,7 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   // screen's glass adds its reflection to the picture behind: the darker the cell, the more it changes.
   const face = gainsOf([...new Set([...regions.middle, ...regions.across.keys()])]);
   const glare = -correlation(face.map((cell) => Math.log(cell.brightness)), face.map((cell) => cell.gain));
-  return { order, each, frame, off, gain, falloff, glare, turned, step };
+  return { order, each, frame, off, gain, falloff, glare, turned, step, ...changes };
 }
 
 /** Whether the frames, taken under `colours` in order, show a face reflecting them. */
@@ -295,8 +332,8 @@ export function judgeLight(frames: LitFace[], colours: readonly LightColour[], l
   // Written as what passes, so that a measure that is not a number (landmarks with the eyes on one point) refuses.
   if (measures && !(measures.turned <= limits.turned && measures.step <= limits.step)) return { lit: false, reason: 'light_moved' };
   if (!measures) return { lit: false, reason: 'light_not_seen' };
-  const { order, each, gain, falloff, glare } = measures;
-  if (!(order >= limits.order && each >= limits.each && gain >= limits.gain && falloff <= limits.falloff && glare <= limits.glare)) return { lit: false, reason: 'light_not_seen' };
+  const { order, each, gain, falloff, glare, change, spread } = measures;
+  if (!(order >= limits.order && each >= limits.each && gain >= limits.gain && falloff <= limits.falloff && glare <= limits.glare && change >= limits.change && spread <= limits.spread)) return { lit: false, reason: 'light_not_seen' };
   return { lit: true };
 }
 

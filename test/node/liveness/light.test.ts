@@ -147,7 +147,7 @@ describe('the light challenge on rendered heads (APCER per kind, BPCER, and the 
     for (const [kind, results] of kinds) {
       const ms = results.map((r) => r.measures).filter((m) => m !== null);
       assert.ok(ms.length > 0, `${kind}: measured`);
-      console.log(`# ${kind}\n#   order ${q(ms.map((m) => m.order))}\n#   each ${q(ms.map((m) => m.each))}\n#   frame ${q(ms.map((m) => m.frame))}\n#   off ${q(ms.map((m) => m.off))}\n#   gain ${q(ms.map((m) => m.gain))}\n#   falloff ${q(ms.map((m) => m.falloff))}`);
+      console.log(`# ${kind}\n#   order ${q(ms.map((m) => m.order))}\n#   each ${q(ms.map((m) => m.each))}\n#   frame ${q(ms.map((m) => m.frame))}\n#   off ${q(ms.map((m) => m.off))}\n#   gain ${q(ms.map((m) => m.gain))}\n#   falloff ${q(ms.map((m) => m.falloff))}\n#   change ${q(ms.map((m) => m.change))}\n#   spread ${q(ms.map((m) => m.spread))}`);
     }
   });
 
