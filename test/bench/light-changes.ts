@@ -12,7 +12,9 @@
 // The widget fades each colour in over 0.2 s (for photosensitive people), so a frame 0.1 s after a
 // change sees half of it: `AFTER=2` reads each change from the frame 0.2 s into the new colour, after
 // the fade, 0.3 s from the one before it, as a widget keeping its fade could take them (`AFTER=1`:
-// 0.2 s apart, as after a fade of 0.1 s).
+// 0.2 s apart, as after a fade of 0.1 s; `AFTER=3`: the last frame under each colour, 0.4 s apart,
+// the widget's own frames, which the judge reads at looser limits, light.ts's `change` and `spread`).
+// "Today's rules" are the judge's as they are, that reading included.
 // Usage: [AFTER=2] node --import tsx test/bench/light-changes.ts   (about eleven minutes on two cores)
 import { createFacePool } from '../../src/server/node/face-pool.js';
 import { judgeLight, LIGHT, randomLight, readChanges as readPairs, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
