@@ -38,9 +38,10 @@ describe('handler: the light challenge (on by default with liveness), three inst
   const challenge = async (user = 'obama') => (await t.call('liveness-challenge', {}, as(user))).json as Required<LivenessChallenge>;
   /**
    * The person answering a challenge under the light as the widget lets them: once more where the
-   * colours were not read. On this rendered head the falloff rule refuses about one draw of colours
-   * in fifty (3 of 150 measured, falloff 0.69 to 0.72 against 0.68): the rule's BPCER here, which a
-   * test expecting every try to pass would meet as a flake.
+   * colours were not read. On this rendered head the falloff rule, as it was read over the whole
+   * sequence, refused 3 draws of colours in 150 (falloff 0.69 to 0.72 against 0.68); read at each
+   * change, none of 150 (0.71 at most against 0.75). A person's refusals are the rules' BPCER, which
+   * a test expecting every try to pass would meet as a flake.
    */
   const asPerson = async (route: string, options?: Parameters<Presenter['lit']>[1]) => {
     const answer = async () => {

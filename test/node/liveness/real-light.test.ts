@@ -136,7 +136,7 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
   // still. A head turned as far as the film counts a turn shows the screen another side of the
   // face: refused as light_moved.
   for (const [model, name] of Object.entries(MODELS) as [Model, string][]) {
-    it(`the real person, lit by the colours asked in ordinary indoor light, keeping still or moving without turning, passes at least 95 % of the time on the first model, 82 % on the second (${name})`, () => {
+    it(`the real person, lit by the colours asked in ordinary indoor light, keeping still or moving without turning, passes at least 95 % of the time (${name})`, () => {
       assert.ok(windows.length >= 12, `${windows.length} windows of ${LIGHT.colours} frames`);
       const results = judged((window, k) => ({ shown: window.challenges[k]![model], asked: window.challenges[k]!.asked }));
       const windowAt = (at: string) => windows.find((w) => w.at === at)!;
@@ -150,15 +150,10 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
       const measured = windows.filter((w) => w.motion !== 'turning').flatMap((w) => w.challenges.map((c) => c[model].every(Boolean) && measureLight(c[model] as LitFace[], c.asked))).filter((m) => m !== false && m !== null);
       console.log((['order', 'each', 'gain', 'falloff', 'glare', 'change', 'spread'] as const).map((key) => `# ${name}, people: ${key} ${spreadOf(measured.map((m) => m[key]))}`).join('\n'));
       const refused = [...still, ...moving].filter((r) => !r.lit);
-      // A known gap on the second model: its room takes less of the screen's light than the first's
-      // (a fiftieth against a tenth) and its cheeks turn from the screen less steeply, so people's
-      // falloff reaches 0.75 (95th percentile 0.71), over the rule's 0.68; a hard-edged tint, which
-      // the rule is for, starts at 0.74 (light.test.ts's spread), so the limit has no room to move.
-      // Held near what it measured, so that it cannot get worse unseen; the liveness page says it.
-      // 44 of 51 here, 43 on CI's machine (the models' arithmetic differs by a rounding between
-      // processors, and one window sits on the limit): the floor leaves one more.
-      const floor = model === 'first' ? 0.95 : 0.82;
-      assert.ok(accepted >= floor * (still.length + moving.length), `${accepted} of ${still.length + moving.length}; refused at ${refused.map((r) => `${r.at} (${r.broken.join('+')})`).join(', ')}`);
+      // The falloff is read at each change, from two frames 0.4 s apart (light.ts): read over the
+      // whole sequence, the second model's people reached 0.75 and 14 % of them were refused, as
+      // each cell's colour moved with the talking face as much as with the light.
+      assert.ok(accepted >= 0.95 * (still.length + moving.length), `${accepted} of ${still.length + moving.length}; refused at ${refused.map((r) => `${r.at} (${r.broken.join('+')})`).join(', ')}`);
       // Where the head clearly turned, the judge sees it.
       const turnedFar = turning.filter((r) => windowAt(r.at).turned >= 0.15);
       assert.ok(turnedFar.every((r) => r.reason === 'light_moved'), turnedFar.map((r) => `${r.at} ${r.reason ?? 'accepted'}`).join(', '));
@@ -182,7 +177,9 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
 
   // Known gaps, all three: on this footage (the face 18 to 30 % of the frame, talking and moving)
   // each cell's colour moves with the person as much as with the light, so the falloff read across
-  // the face spreads from 0.15 to 1.1 for an even tint, where people on the second model reach 0.89.
+  // the face over the whole sequence spread from 0.15 to 1.1 for an even tint, where people on the
+  // second model reached 0.89; read at each change, 0.38 to 0.97 (median 0.8), people to 0.93 (95th
+  // percentile 0.70). The paint keeps the outline of her first frame while she talks and moves.
   // Reading it from bands of cells averaged first, or from the inner cells alone, did not separate
   // them either (the liveness page says so).
   it('her recording painted with one tint, evenly, its edge soft or shaped as an egg: measured, the table says how often (known gaps)', () => {
