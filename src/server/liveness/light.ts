@@ -179,7 +179,12 @@ function colourAt(grid: ColourGrid, cell: number): Rgb | null {
 function meansOf(frames: LitFace[], cells: number[]): Rgb[] | null {
   const everywhere = cells.filter((cell) => frames.every(({ colours }) => colourAt(colours, cell)));
   if (!everywhere.length) return null;
-  return frames.map(({ colours }) => [0, 1, 2].map((c) => everywhere.reduce((sum, cell) => sum + colourAt(colours, cell)![c]!, 0) / everywhere.length) as Rgb);
+  // Summed from the grids' numbers as they are: this runs on the event loop, for every change.
+  return frames.map(({ colours: { data } }) => {
+    let [r, g, b] = [0, 0, 0];
+    for (const cell of everywhere) [r, g, b] = [r + data[cell * 3]!, g + data[cell * 3 + 1]!, b + data[cell * 3 + 2]!];
+    return [r / everywhere.length, g / everywhere.length, b / everywhere.length] as Rgb;
+  });
 }
 
 /** Two series' means, and their sums of products about them. */
@@ -288,8 +293,9 @@ export function readChanges(pairs: readonly (readonly [LitFace, LitFace])[], ste
     if (!middle || !room) return null;
     const asked = minus(tintOf(steps[i]![1]), tintOf(steps[i]![0]));
     /** How much a colour seen in each frame (against the room) moved with the change asked: its cosine with it, and its gain on it. */
+    const roomMoved = minus(chroma(room[1]!), chroma(room[0]!));
     const moved = (before: Rgb, after: Rgb) => {
-      const seen = minus(minus(chroma(after), chroma(room[1]!)), minus(chroma(before), chroma(room[0]!)));
+      const seen = minus(minus(chroma(after), chroma(before)), roomMoved);
       return { cosine: dot(seen, asked) / (Math.sqrt(dot(seen, seen) * dot(asked, asked)) || 1), gain: dot(seen, asked) / dot(asked, asked) };
     };
     // Across the face at the eyes' to the mouth's height, each cell's gain against (x / half the
