@@ -13,11 +13,11 @@
 // change sees half of it: `AFTER=2` reads each change from the frame 0.2 s into the new colour, after
 // the fade, 0.3 s from the one before it, as a widget keeping its fade could take them (`AFTER=1`:
 // 0.2 s apart, as after a fade of 0.1 s; `AFTER=3`: the last frame under each colour, 0.4 s apart,
-// the widget's own frames, which the judge reads at looser limits, light.ts's `change` and `spread`).
+// the widget's own frames, which the judge reads at looser limits, light.ts's `each` and `spread`).
 // "Today's rules" are the judge's as they are, that reading included.
 // Usage: [AFTER=2] node --import tsx test/bench/light-changes.ts   (about eleven minutes on two cores)
 import { createFacePool } from '../../src/server/node/face-pool.js';
-import { judgeLight, LIGHT, randomLight, readChanges as readPairs, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
+import { judgeLight, LIGHT, measureLight, randomLight, strayOf, type LightColour, type LitFace } from '../../src/server/liveness/light.js';
 import { FIXTURES } from '../node/helpers.js';
 import type { Rgba } from '../node/liveness/head.js';
 import { brightnessOf, camera, nearestColour, observeLit, reflect, seeded, spreadOf, tintDistance } from '../node/liveness/lit-frames.js';
@@ -37,10 +37,15 @@ const AFTER = Number(process.env.AFTER ?? 0);
 /** Each change's frames: the last under colour i, and the `AFTER`-th under colour i + 1. */
 const changesOf = (session: Session) => session.asked.slice(1).map((_, i) => [session.frames[PER * i + PER - 1], session.frames[PER * (i + 1) + AFTER]] as const);
 
-/** The changes asked, as light.ts's `readChanges` reads them (null where a frame shows no face). */
+/**
+ * Each change read from its two frames alone (the judge's measures of two frames: `each`, the
+ * change's cosine with the change asked, and `gain`); over the challenge the lowest cosine and how
+ * far one change's gain strays from the others' (the judge's `spread`).
+ */
 function readChanges(pairs: (readonly [Frame, Frame])[], asked: LightColour[]) {
-  if (!pairs.every(([before, after]) => before && after)) return null;
-  return readPairs(pairs as [LitFace, LitFace][], asked.slice(1).map((to, i) => [asked[i]!, to] as const));
+  const measures = pairs.map(([before, after], i) => (before && after ? measureLight([before, after], [asked[i]!, asked[i + 1]!]) : null));
+  if (measures.some((m) => !m)) return null;
+  return { change: Math.min(...measures.map((m) => m!.each)), spread: strayOf(measures.map((m) => m!.gain)) };
 }
 
 /**

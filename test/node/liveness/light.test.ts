@@ -147,7 +147,7 @@ describe('the light challenge on rendered heads (APCER per kind, BPCER, and the 
     for (const [kind, results] of kinds) {
       const ms = results.map((r) => r.measures).filter((m) => m !== null);
       assert.ok(ms.length > 0, `${kind}: measured`);
-      console.log(`# ${kind}\n#   order ${q(ms.map((m) => m.order))}\n#   each ${q(ms.map((m) => m.each))}\n#   frame ${q(ms.map((m) => m.frame))}\n#   off ${q(ms.map((m) => m.off))}\n#   gain ${q(ms.map((m) => m.gain))}\n#   falloff ${q(ms.map((m) => m.falloff))}\n#   change ${q(ms.map((m) => m.change))}\n#   spread ${q(ms.map((m) => m.spread))}`);
+      console.log(`# ${kind}\n#   order ${q(ms.map((m) => m.order))}\n#   each ${q(ms.map((m) => m.each))}\n#   frame ${q(ms.map((m) => m.frame))}\n#   off ${q(ms.map((m) => m.off))}\n#   gain ${q(ms.map((m) => m.gain))}\n#   falloff ${q(ms.map((m) => m.falloff))}\n#   spread ${q(ms.map((m) => m.spread))}`);
     }
   });
 
@@ -167,8 +167,8 @@ describe('the chance that earlier colours answer a later challenge, with reflect
   /** How often frames under `shown` colours, sent for `asked`, would follow the order asked closely enough. */
   const passing = (pairs: [LightColour[], LightColour[]][]) =>
     pairs.filter(([shown, asked]) => {
-      const { order, each } = agreement(expectedPattern(shown), asked);
-      return order >= LIGHT_LIMITS.order && each >= LIGHT_LIMITS.each;
+      const { order, each, spread } = agreement(expectedPattern(shown), asked);
+      return order >= LIGHT_LIMITS.order && each >= LIGHT_LIMITS.each && spread <= LIGHT_LIMITS.spread;
     }).length / pairs.length;
   /** The earlier colours, each used once, in the order that lies nearest the colours asked. */
   const permutations = (n: number): number[][] => (n === 1 ? [[0]] : permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, i) => [...p.slice(0, i), n - 1, ...p.slice(i)])));
@@ -189,7 +189,7 @@ describe('the chance that earlier colours answer a later challenge, with reflect
     const two = passing(pairs.map(([earlier, asked, more]) => [picks([...earlier, ...more], asked), asked]));
     const once = passing(pairs.slice(0, 300).map(([earlier, asked]) => [eachOnce(earlier, asked), asked]));
     console.log([
-      `# the chance that frames under earlier colours pass the colours' rules (the order ${LIGHT_LIMITS.order}, each change ${LIGHT_LIMITS.each}) for a later challenge, reflections exact (${DRAWS} draws):`,
+      `# the chance that frames under earlier colours pass the colours' rules (the order ${LIGHT_LIMITS.order}, each change ${LIGHT_LIMITS.each}, the changes' spread ${LIGHT_LIMITS.spread}) for a later challenge, reflections exact (${DRAWS} draws):`,
       `#   another challenge's colours, as they were: ${(100 * another).toFixed(1)} %`,
       `#   one earlier session, for each colour asked the frame under the nearest: ${(100 * nearest).toFixed(1)} %`,
       `#   the same, each earlier frame used once (300 draws): ${(100 * once).toFixed(1)} %`,

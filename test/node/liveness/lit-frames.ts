@@ -205,4 +205,4 @@ export function earlierAnswer<T>(earlier: { asked: readonly LightColour[]; frame
 
 /** The rules a presentation broke, for the tables. */
 export const ruleBroken = (m: LightMeasures) =>
-  [m.order < LIGHT_LIMITS.order && 'order', m.each < LIGHT_LIMITS.each && 'each', m.gain < LIGHT_LIMITS.gain && 'gain', !(m.falloff <= LIGHT_LIMITS.falloff) && 'falloff', !(m.glare <= LIGHT_LIMITS.glare) && 'glare', m.turned > LIGHT_LIMITS.turned && 'turned', m.step > LIGHT_LIMITS.step && 'step', m.change < LIGHT_LIMITS.change && 'change', !(m.spread <= LIGHT_LIMITS.spread) && 'spread'].filter((rule) => rule !== false);
+  [m.order < LIGHT_LIMITS.order && 'order', m.each < LIGHT_LIMITS.each && 'each', !(m.spread <= LIGHT_LIMITS.spread) && 'spread', m.gain < LIGHT_LIMITS.gain && 'gain', !(m.falloff <= LIGHT_LIMITS.falloff) && 'falloff', !(m.glare <= LIGHT_LIMITS.glare) && 'glare', m.turned > LIGHT_LIMITS.turned && 'turned', m.step > LIGHT_LIMITS.step && 'step'].filter((rule) => rule !== false);

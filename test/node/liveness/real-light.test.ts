@@ -148,7 +148,7 @@ describe('the light challenge on real webcam footage, with the screen\'s reflect
       assert.ok(still.length >= 0.5 * results.length && moving.length > 0, `${still.length} still and ${moving.length} moving of ${results.length}`);
       // The margins: each measure's spread over these people (min, 5th, 50th, 95th percentile, max).
       const measured = windows.filter((w) => w.motion !== 'turning').flatMap((w) => w.challenges.map((c) => c[model].every(Boolean) && measureLight(c[model] as LitFace[], c.asked))).filter((m) => m !== false && m !== null);
-      console.log((['order', 'each', 'gain', 'falloff', 'glare', 'change', 'spread'] as const).map((key) => `# ${name}, people: ${key} ${spreadOf(measured.map((m) => m[key]))}`).join('\n'));
+      console.log((['order', 'each', 'spread', 'gain', 'falloff', 'glare'] as const).map((key) => `# ${name}, people: ${key} ${spreadOf(measured.map((m) => m[key]))}`).join('\n'));
       const refused = [...still, ...moving].filter((r) => !r.lit);
       // The falloff is read at each change, from two frames 0.4 s apart (light.ts): read over the
       // whole sequence, the second model's people reached 0.75 and 14 % of them were refused, as
