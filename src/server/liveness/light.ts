@@ -13,7 +13,7 @@
  * moving between frames cancels too. Pure arithmetic: the frames' colour grids come from the face
  * models' workers.
  */
-import { eyeCentres, inside, poseOf, type Point } from './geometry.js';
+import { eyeCentres, inside, median, poseOf, type Point } from './geometry.js';
 import { secureRandom } from './random.js';
 
 /** A screen colour, `#rrggbb` as CSS takes it. */
@@ -137,6 +137,13 @@ function centred(vectors: Rgb[]): Rgb[] {
   return vectors.map((v) => minus(v, mean));
 }
 
+/** A face's cells by region (regionsOf): the middle, across the face (each with its (x / half the jaw)^2), and the room. */
+interface Regions {
+  middle: number[];
+  room: number[];
+  across: Map<number, number>;
+}
+
 /**
  * The grid's cells in three regions, from the first frame's landmarks (each frame's grid is placed
  * on its own face, so a cell is the same place on the face in every frame): the middle (the nose
@@ -145,7 +152,7 @@ function centred(vectors: Rgb[]): Rgb[] {
  * at the outline, where the cheek has turned from the screen) and the room (beyond the head, level
  * with it and above: the shoulders face the screen too).
  */
-function regionsOf({ landmarks, colours: grid }: LitFace) {
+function regionsOf({ landmarks, colours: grid }: LitFace): Regions {
   const [left, right] = eyeCentres(landmarks);
   const eyes = Math.hypot(left.x - right.x, left.y - right.y);
   const centre = { x: (landmarks[27]!.x + landmarks[33]!.x) / 2, y: (landmarks[27]!.y + landmarks[33]!.y) / 2 };
@@ -227,13 +234,10 @@ const cos = (a: Rgb, b: Rgb) => dot(a, b) / (Math.sqrt(dot(a, a) * dot(b, b)) ||
 /** A change of colour seen against the change asked: its gain on it. */
 const gainOn = (seen: Rgb, asked: Rgb) => dot(seen, asked) / dot(asked, asked);
 
-/** The middle of some numbers (the upper of the two middles of an even count). */
-const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-
 /** How far the farthest of some changes' gains lies from the median change's, as a share of it: one face at one distance takes every change alike. */
 export function strayOf(gains: number[]): number {
-  const median = medianOf(gains);
-  return Math.max(...gains.map((g) => Math.abs(g - median))) / Math.abs(median);
+  const middle = median(gains);
+  return Math.max(...gains.map((g) => Math.abs(g - middle))) / Math.abs(middle);
 }
 
 /**
@@ -292,10 +296,9 @@ export interface LightMeasures {
  * than with the person: over the whole sequence a talking face moves each cell's colour as much as
  * the light does. The median: one change read badly (a blink, a word) does not decide it.
  */
-function falloffAtChanges(frames: LitFace[], colours: readonly LightColour[]): number | null {
+function falloffAtChanges(frames: LitFace[], colours: readonly LightColour[], placed: Regions[]): number | null {
   const falloffs = frames.slice(1).map((second, i) => {
-    const first = frames[i]!;
-    const regions = regionsOf(first);
+    const [first, regions] = [frames[i]!, placed[i]!];
     const room = meansOf([first, second], regions.room);
     if (!room) return null;
     const roomMoved = minus(chroma(room[1]!), chroma(room[0]!));
@@ -308,7 +311,7 @@ function falloffAtChanges(frames: LitFace[], colours: readonly LightColour[]): n
     const fit = line(across.map((c) => c.x), across.map((c) => c.gain));
     return (fit.at0 + fit.slope) / fit.at0;
   });
-  return falloffs.every((f) => f !== null) ? medianOf(falloffs as number[]) : null;
+  return falloffs.every((f) => f !== null) ? median(falloffs as number[]) : null;
 }
 
 export function measureLight(frames: LitFace[], colours: readonly LightColour[]): LightMeasures | null {
@@ -321,8 +324,11 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   const turned = Math.max(...poses.map(({ yaw }) => Math.abs(yaw - poses[0]!.yaw)));
   // Each step in the eye distance (the pose's size) of the frame it starts from.
   const step = Math.max(0, ...eyes.slice(1).map((pair, i) => Math.max(...pair.map((eye, k) => Math.hypot(eye.x - eyes[i]![k]!.x, eye.y - eyes[i]![k]!.y))) / poses[i]!.size));
-  const regions = regionsOf(frames[0]!);
-  const [middle, room, falloff] = [meansOf(frames, regions.middle), meansOf(frames, regions.room), falloffAtChanges(frames, colours)];
+  if (frames.length < 2) return null;
+  // Each frame's regions but the last's: the sequence is read in the first's, each change in its first frame's.
+  const placed = frames.slice(0, -1).map(regionsOf);
+  const regions = placed[0]!;
+  const [middle, room, falloff] = [meansOf(frames, regions.middle), meansOf(frames, regions.room), falloffAtChanges(frames, colours, placed)];
   if (!middle || !room || falloff === null) return null;
   // Against the room: a camera's white balance moves face and room alike.
   const against = (colours: Rgb[]) => centred(colours.map((rgb, i) => minus(chroma(rgb), chroma(room[i]!))));
