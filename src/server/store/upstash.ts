@@ -85,8 +85,9 @@ export class UpstashStore implements VerifyStore {
       if (ttl > 0) return { count: max + 1, ttl };
       this.#blocked.delete(key);
     }
+    const sent = Date.now();
     const [count, ttl] = (await this.#scripts.increment.exec([this.#prefix + key], [String(wholeSeconds(windowSeconds))])) as [number, number];
-    if (max !== undefined && count > max) this.#block(key, Date.now() + ttl * 1000);
+    if (max !== undefined && count > max) this.#block(key, sent + ttl * 1000);
     return { count, ttl: Math.max(1, ttl) };
   }
 
@@ -96,10 +97,13 @@ export class UpstashStore implements VerifyStore {
       if (wait > 0) return { spent: false, used: max, retryAfter: wait };
     }
     if (step < 0) this.#blocked.delete(key);
+    // Counted from when the request left, not when its answer came: Redis judged it in between, so
+    // the key is never held here past the moment Redis would spend it (a slow answer once did).
+    const sent = Date.now();
     const reply = await this.#scripts.spend.exec([this.#prefix + key], [String(max), String(windowSeconds * 1000), String(step)]);
     const answer = spendAnswer(reply);
     // Until the very millisecond one is back, not the whole second told.
-    if (!answer.spent) this.#block(key, Date.now() + (reply as number[])[2]!);
+    if (!answer.spent) this.#block(key, sent + (reply as number[])[2]!);
     return answer;
   }
 

@@ -125,6 +125,30 @@ describe('UpstashStore', () => {
     // Once the window ends, Redis is asked again and the count starts over.
     await until('the window to end', async () => (await store.increment('w', 2, 1)).count === 1, 5000, 200);
   });
+
+  it('a refusal whose answer came late holds the key no longer than Redis does: once Redis has one back, it is spent', async () => {
+    // The answer of the refusal is held 600 ms on its way back (a loaded machine, a slow network);
+    // the read after it is not. The key must not stay refused here after Redis gives one back.
+    const late: typeof client = (options) => {
+      const redis = client(options);
+      const createScript = redis.createScript.bind(redis);
+      return Object.assign(redis, {
+        createScript: (script: string) => {
+          const inner = createScript(script);
+          return { exec: async (keys: string[], args: string[]) => {
+            const reply = await inner.exec(keys, args);
+            if (Array.isArray(reply) && reply[0] === 0) await new Promise((r) => setTimeout(r, 600));
+            return reply;
+          } };
+        },
+      });
+    };
+    const store = new UpstashStore(late, { prefix: `late${Math.random()}:` });
+    assert.equal((await store.spend('b', 1, 2)).spent, true);
+    assert.equal((await store.spend('b', 1, 2)).spent, false);
+    await until('Redis to have one back', async () => (await store.spend('b', 1, 2, 0)).spent, 5000, 20);
+    assert.equal((await store.spend('b', 1, 2)).spent, true);
+  });
 });
 
 describe('Redis out of reach behind the REST gateway, in the middle of a flow', () => {
