@@ -6,7 +6,7 @@
  * It ships as its own file, loaded with addModule from the same origin as the widget, so a strict
  * CSP (`script-src 'self'`) allows it: no blob: URL, no eval.
  */
-import { VoiceFramer, type VoiceFrame } from './later/voice-frames.js';
+import { FLUSHED, VoiceFramer, type VoiceFrame } from './later/voice-frames.js';
 
 // The AudioWorkletGlobalScope, which TypeScript's DOM library does not describe.
 declare const sampleRate: number;
@@ -18,8 +18,17 @@ declare class AudioWorkletProcessor {
 class VoiceRecorder extends AudioWorkletProcessor {
   #framer = new VoiceFramer(sampleRate);
 
-  // Runs until the page disconnects the node and closes its context; what is left of a frame then
-  // (under 20 ms) is not waited for.
+  constructor() {
+    super();
+    // The page's stop: what is left of a frame goes out, then FLUSHED. The port keeps its order, so
+    // when the page reads FLUSHED it has every frame made before the press, however busy it was.
+    this.port.onmessage = () => {
+      this.#send(this.#framer.flush());
+      this.port.postMessage(FLUSHED);
+    };
+  }
+
+  // Runs until the page disconnects the node and closes its context.
   process(inputs: Float32Array[][]): boolean {
     const channels = inputs[0];
     if (!channels?.length) return true;

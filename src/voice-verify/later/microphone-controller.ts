@@ -5,7 +5,13 @@
  * node alive through its port's handler, and that handler holds the element.
  */
 import { DeviceController } from '../../biometric/later/device-controller.js';
-import type { VoiceFrame } from './voice-frames.js';
+import { FLUSHED, type VoiceFrame } from './voice-frames.js';
+
+/**
+ * How long a stop waits for the worklet's last frames. Its answer takes a few ms; an audio thread
+ * that does not answer (a suspended context) must not hold the person up.
+ */
+const FLUSH_WAIT_MS = 250;
 
 /** Browser processing of the microphone; off by default, since speaker verification wants raw audio. */
 export interface AudioProcessing {
@@ -19,6 +25,7 @@ export class MicrophoneController extends DeviceController {
   context: AudioContext | null = null;
   #recorder: AudioWorkletNode | null = null;
   #source: MediaStreamAudioSourceNode | null = null;
+  #flushed: (() => void) | null = null;
 
   /** Opens the microphone, mono; call it from a user gesture. */
   open(processing: AudioProcessing): Promise<MediaStream> {
@@ -37,13 +44,34 @@ export class MicrophoneController extends DeviceController {
     await context.audioWorklet.addModule(workletUrl);
     if (this.context !== context) throw new Error('released while starting');
     const recorder = (this.#recorder = new AudioWorkletNode(context, 'verify-voice-recorder', { numberOfOutputs: 0 }));
-    recorder.port.onmessage = ({ data }: MessageEvent<VoiceFrame>) => onFrame(data);
+    recorder.port.onmessage = ({ data }: MessageEvent<VoiceFrame | typeof FLUSHED>) => (data === FLUSHED ? this.#flushed?.() : onFrame(data));
     (this.#source = context.createMediaStreamSource(stream)).connect(recorder);
     await resumed;
     return context.sampleRate;
   }
 
+  /**
+   * Ends a recording: resolves once every frame the worklet made before the call has reached
+   * `onFrame`, then releases the microphone. A page busy when the person pressed stop holds frames
+   * not yet delivered (each 20 ms of it, one frame), and closing the port at once would drop them:
+   * the last digit said, on a slow phone.
+   */
+  async finish(): Promise<void> {
+    const recorder = this.#recorder;
+    if (recorder) {
+      await new Promise<void>((resolve) => {
+        this.#flushed = resolve;
+        setTimeout(resolve, FLUSH_WAIT_MS);
+        recorder.port.postMessage('flush');
+      });
+      this.#flushed = null;
+    }
+    // Released meanwhile (the page hidden), and perhaps opened again since: not this call's to stop.
+    if (this.#recorder === recorder) this.stop();
+  }
+
   override stop(): void {
+    this.#flushed?.();
     if (this.#recorder) {
       this.#recorder.port.onmessage = null;
       this.#recorder.port.close();

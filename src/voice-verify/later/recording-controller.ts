@@ -1,8 +1,8 @@
 /**
  * One recording of <voice-verify>: the microphone's frames as they come (the meter's levels, the
  * time spoken, a warning while it can still be mended, and their 16-bit PCM), stopped by the person
- * or at the longest duration; then the gate's verdict and the WAV, without waiting on the worklet
- * for the last frame it holds (at most 20 ms, which no comparison misses).
+ * or at the longest duration; then, once the worklet has handed over every frame it made before the
+ * stop, the gate's verdict and the WAV.
  *
  * Does not own: the microphone (opened before, released after, by the element's flow) or the steps.
  */
@@ -64,22 +64,25 @@ export class RecordingController {
   }
 
   #onFrame(frame: VoiceFrame): void {
-    if (this.#stopping) return;
+    // Past the longest duration nothing more is kept, the frames still coming after a stop included.
+    if (this.elapsed >= this.options.maxDuration()) return;
     this.#frames.push(frame);
     this.#pcm.append(frame.samples);
     this.elapsed += frame.count / this.#inputRate;
     this.levels = [...this.levels.slice(1 - METER_BARS), dbfs(frame.rms)];
     this.host.requestUpdate();
     this.options.warning(liveWarning(this.#frames as FrameStats[]));
-    if (this.elapsed >= this.options.maxDuration()) this.stop();
+    if (this.elapsed >= this.options.maxDuration()) void this.stop();
   }
 
-  /** Stop: the microphone released at once, then the gate, then the WAV of what has arrived. */
-  stop(): void {
+  /** Stop: the frames made before it, then the microphone released, the gate, and the WAV. */
+  async stop(): Promise<void> {
     if (!this.options.recording() || this.#stopping) return;
     this.#stopping = true;
     performance.mark('verify-voice-stop');
-    this.microphone.stop();
+    await this.microphone.finish();
+    // Released while the last frames came (the page hidden): the flow has started over.
+    if (!this.options.recording()) return;
     const frames = this.#frames;
     const samples = new Float32Array(this.#pcm.length);
     frames.reduce((offset, f) => (samples.set(f.samples, offset), offset + f.samples.length), 0);

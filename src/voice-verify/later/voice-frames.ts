@@ -15,6 +15,9 @@ export interface VoiceFrame extends FrameStats {
   samples: Float32Array;
 }
 
+/** What the recorder worklet answers the page's stop with, after the last frame. */
+export const FLUSHED = 'flushed';
+
 export class VoiceFramer {
   #resampler: Resampler;
   #frame = new Float32Array(FRAME);

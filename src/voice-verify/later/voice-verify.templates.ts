@@ -88,7 +88,7 @@ export function renderVoiceStep(v: VoiceView): TemplateResult | typeof nothing {
           <span>${format(t.timeLeft, { time: formatSeconds(Math.ceil(remaining), v.language) })}</span>
         </div>
         <p part="feedback" class="feedback ${state.warning ? 'warn' : ''}">${state.warning ? t[`voice_${state.warning}`] : v.tools?.recorder.elapsed ? t.listening : ''}</p>
-        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${() => v.tools?.recorder.stop()}>${t.stop}</button></div>`;
+        <div class="actions"><button part="button submit stop" class="primary" type="button" @click=${() => void v.tools?.recorder.stop()}>${t.stop}</button></div>`;
     case 'review': {
       const problem = state.problems[0];
       const playing = v.tools?.playback.playing ?? false;

@@ -39,6 +39,25 @@ describe('<voice-verify>', function () {
     }
   });
 
+  it('keeps what was said while the page was busy at the press: every frame made before stop is in the recording', async () => {
+    host = fakeHost({});
+    const element = await voiceFixture('max-duration="10"');
+    voiceButton(element, 'submit').click();
+    await untilVoiceStep(element, 'ready');
+    voiceButton(element, 'record').click();
+    await untilVoiceStep(element, 'recording');
+    const recorder = (element as unknown as { tools: { recorder: { elapsed: number; samples: Float32Array | null } } }).tools.recorder;
+    await waitUntil(() => recorder.elapsed > 0.5, 'frames arrive', { timeout: 5000 });
+    // A long task up to the press (a busy page, a slow phone): 0.6 s of frames wait in the port.
+    const before = recorder.elapsed;
+    const end = performance.now() + 600;
+    while (performance.now() < end);
+    voiceButton(element, 'stop').click();
+    await untilVoiceStep(element, 'review');
+    const seconds = recorder.samples!.length / 16_000;
+    expect(seconds - before, `${before.toFixed(2)} s before the long task, ${seconds.toFixed(2)} s recorded`).to.be.above(0.45);
+  });
+
   it('uploads the speech it recorded as a 16 kHz mono WAV of that length, and gives the receipt', async function () {
     // Only Chromium's microphone plays speech (a fixture); elsewhere the gate refuses a tone, so
     // there is nothing to upload: reported as skipped, not as passed.

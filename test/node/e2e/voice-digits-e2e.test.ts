@@ -36,9 +36,9 @@ describe('<voice-verify> reading the handler\'s digits, end to end through the d
     // first frames arrive (on a busy machine, CI20, digits said before then were lost).
     await demo.page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent === 'Listening…', { timeout: 10_000 }, widget);
     await microphone.say(await sayDigits(say(digits), 'slt'));
-    // A person's pause before pressing stop. The widget analyses the frames the page has received
-    // by the press (recording-controller.ts), and on a busy machine the worklet's last frames can
-    // arrive later than the sound ends: pressed at once, CI40 heard "Too short" from the widget.
+    // A person's pause before pressing stop: the widget keeps every frame its worklet made before
+    // the press, but sound still on its way through the audio graph is not yet a frame (pressed at
+    // once, CI40 heard "Too short", before the widget waited for the worklet's frames at all).
     await new Promise((resolve) => setTimeout(resolve, 500));
     await press(demo.page, widget, 'stop');
     await untilStep(demo.page, widget, 'review');
