@@ -55,7 +55,9 @@ describe('<voice-verify>', function () {
     voiceButton(element, 'stop').click();
     await untilVoiceStep(element, 'review');
     const seconds = recorder.samples!.length / 16_000;
-    expect(seconds - before, `${before.toFixed(2)} s before the long task, ${seconds.toFixed(2)} s recorded`).to.be.above(0.45);
+    // Dropped, they add nothing (0.00 measured in each engine); kept, about 0.6 s. Half of it at
+    // least: a busy test machine's audio thread may lose a moment of its own.
+    expect(seconds - before, `${before.toFixed(2)} s before the long task, ${seconds.toFixed(2)} s recorded`).to.be.above(0.3);
   });
 
   it('uploads the speech it recorded as a 16 kHz mono WAV of that length, and gives the receipt', async function () {
