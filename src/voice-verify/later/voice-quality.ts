@@ -25,6 +25,8 @@ export const VOICE_THRESHOLDS = {
   quietDb: -40,
   /** Share of clipped microphone samples tolerated. */
   maxClippedShare: 0.005,
+  /** Below this a frame is digital silence, not a room: no microphone's own noise is this quiet. */
+  silenceDb: -90,
 };
 
 export interface VoiceGateOptions {
@@ -43,9 +45,15 @@ export interface VoiceAnalysis {
 
 export const dbfs = (rms: number): number => (rms > 0 ? 20 * Math.log10(rms) : -Infinity);
 
-/** The level below which a tenth of the frames lie: the room's noise, between words. */
+/**
+ * The level below which a tenth of the frames lie: the room's noise, between words. The digital
+ * silence before a device's first sound is no room's: a microphone that starts late (a Bluetooth
+ * headset, a busy machine: WebKit's gave 0.3 s of zeros on CI) would put the floor at nothing, and
+ * any steady noise above it would pass for speech.
+ */
 export function noiseFloorDb(frames: readonly FrameStats[]): number {
-  const levels = frames.map((f) => dbfs(f.rms)).sort((a, b) => a - b);
+  const first = frames.findIndex((f) => dbfs(f.rms) > VOICE_THRESHOLDS.silenceDb);
+  const levels = frames.slice(Math.max(0, first)).map((f) => dbfs(f.rms)).sort((a, b) => a - b);
   return levels[Math.floor(levels.length * 0.1)] ?? -Infinity;
 }
 

@@ -36,6 +36,12 @@ describe('voice quality gate, on the fixtures', () => {
     assert.deepEqual(result.problems, ['no-speech'], JSON.stringify(result));
   });
 
+  it('steady noise after a device\'s late start (half a second of digital silence first) is still not speech', () => {
+    const late = new VoiceFramer(16_000).push(new Float32Array(8000));
+    const result = analyseVoice([...late, ...framesOf('noise_ambient_48k')], gate);
+    assert.deepEqual(result.problems, ['no-speech'], JSON.stringify(result));
+  });
+
   it('speech 30 dB down: found, but too quiet', () => {
     assert.deepEqual(analyseVoice(framesOf('spk1688_M_1_48k', 10 ** (-30 / 20)), gate).problems, ['too-quiet']);
   });
