@@ -319,12 +319,12 @@ export function measureLight(frames: LitFace[], colours: readonly LightColour[])
   // place on the face wherever the face is in the frame and however close: a face carried sideways or
   // brought closer is read alike. What changes the reading is the head turning, and what breaks the
   // tie between frames (only the first is identified) is a face that jumps.
+  if (frames.length < 2) return null;
   const eyes = frames.map(({ landmarks }) => eyeCentres(landmarks));
   const poses = frames.map(({ landmarks }) => poseOf(landmarks));
   const turned = Math.max(...poses.map(({ yaw }) => Math.abs(yaw - poses[0]!.yaw)));
   // Each step in the eye distance (the pose's size) of the frame it starts from.
   const step = Math.max(0, ...eyes.slice(1).map((pair, i) => Math.max(...pair.map((eye, k) => Math.hypot(eye.x - eyes[i]![k]!.x, eye.y - eyes[i]![k]!.y))) / poses[i]!.size));
-  if (frames.length < 2) return null;
   // Each frame's regions but the last's: the sequence is read in the first's, each change in its first frame's.
   const placed = frames.slice(0, -1).map(regionsOf);
   const regions = placed[0]!;

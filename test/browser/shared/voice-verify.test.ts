@@ -4,8 +4,9 @@ import { readWav, untilVoiceStep, voiceButton, voiceFixture, voiceText } from '.
 import type { VoiceVerify } from '../../../src/voice-verify/voice-verify.js';
 import { restoreGetUserMedia } from '../support/media.js';
 
-/** What the element holds, for tests: its microphone controller. */
-const microphoneOf = (element: VoiceVerify) => (element as unknown as { tools: { microphone: { stream: MediaStream | null; context: AudioContext | null } } }).tools.microphone;
+/** What the element holds, for tests: its microphone and recording controllers. */
+const toolsOf = (element: VoiceVerify) => (element as unknown as { tools: { microphone: { stream: MediaStream | null; context: AudioContext | null }; recorder: { elapsed: number; samples: Float32Array | null } } }).tools;
+const microphoneOf = (element: VoiceVerify) => toolsOf(element).microphone;
 
 describe('<voice-verify>', function () {
   this.timeout(40_000);
@@ -46,7 +47,7 @@ describe('<voice-verify>', function () {
     await untilVoiceStep(element, 'ready');
     voiceButton(element, 'record').click();
     await untilVoiceStep(element, 'recording');
-    const recorder = (element as unknown as { tools: { recorder: { elapsed: number; samples: Float32Array | null } } }).tools.recorder;
+    const recorder = toolsOf(element).recorder;
     await waitUntil(() => recorder.elapsed > 0.5, 'frames arrive', { timeout: 5000 });
     // A long task up to the press (a busy page, a slow phone): 0.6 s of frames wait in the port.
     const before = recorder.elapsed;
